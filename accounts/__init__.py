@@ -1,0 +1,1 @@
+"""Accounts: the custom User (registered players and guests), profiles, moderation state."""

@@ -1,0 +1,4 @@
+"""Player pages (profiles)."""
+
+app_name = "accounts"
+urlpatterns: list = []

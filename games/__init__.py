@@ -1,0 +1,1 @@
+"""Games: the rules engine (pure), computer players (pure), and live matches."""

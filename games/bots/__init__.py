@@ -1,0 +1,1 @@
+"""Computer players: pure functions of a player view and a random generator."""

@@ -1,0 +1,1 @@
+"""The gin rummy rules engine: pure Python, standard library only."""

@@ -1,0 +1,129 @@
+"""Persistent matches: Match, Seat, Hand (engine state, seed, commitment) and the
+append-only Move log that can rebuild every hand exactly."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Match(models.Model):
+    """A match of several hands to a target score between two seats."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        ACTIVE = "active", "In play"
+        FINISHED = "finished", "Finished"
+
+    class EndReason(models.TextChoices):
+        TARGET = "target", "Target score reached"
+        RESIGN = "resign", "Resigned"
+        ABANDON = "abandon", "Abandoned"
+
+    class Kind(models.TextChoices):
+        COMPUTER = "computer", "Against the computer"
+        FRIEND = "friend", "Against a friend"
+        QUICK = "quick", "Quick match"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    variant = models.CharField(max_length=32, default="default")
+    rules = models.JSONField()  # RuleSet.to_dict()
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    rated = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
+    # Turn clock (RULES.md section 9): when the current turn runs out, or null.
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "finished_at"])]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.get_status_display()})"
+
+
+class Seat(models.Model):
+    """One of the two seats of a match: a user or a computer level, and its score."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()  # 0 or 1
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=16, blank=True)  # easy/medium/hard/expert
+    # Running total before bonuses while playing; final total once the match is over.
+    score = models.IntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+    gins = models.PositiveIntegerField(default=0)
+    big_gins = models.PositiveIntegerField(default=0)
+    undercuts = models.PositiveIntegerField(default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    connected = models.BooleanField(default=False)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="one_seat_per_index"),
+        ]
+        ordering = ["index"]
+
+    def __str__(self) -> str:
+        who = self.user.username if self.user else f"computer ({self.bot_level})"
+        return f"Seat {self.index} of match {self.match_id}: {who}"
+
+
+class Hand(models.Model):
+    """One deal of a match. ``state`` is the engine's HandState.to_dict(); the seed
+    stays secret until the hand is over, ``seed_hash`` is shown from the deal."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()  # 1-based
+    dealer = models.PositiveSmallIntegerField()
+    seed = models.BinaryField()
+    seed_hash = models.CharField(max_length=64)  # sha256 hex of the seed
+    state = models.JSONField()
+    result = models.JSONField(null=True, blank=True)  # HandResult.to_dict() once over
+    # Denormalised from the result for SQL aggregation (leaderboards, profiles).
+    result_kind = models.CharField(max_length=16, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.IntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_hand_per_number"),
+        ]
+        ordering = ["match", "number"]
+
+
+class Move(models.Model):
+    """Append-only log of accepted actions. ``seq`` is the match version the move
+    produced; replaying a hand's moves on its deal rebuilds its state exactly."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    auto = models.BooleanField(default=False)  # played by the server on a timeout
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_version"),
+        ]
+        ordering = ["match", "seq"]

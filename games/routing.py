@@ -1,0 +1,3 @@
+"""WebSocket routes of the games app."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,8 @@
+"""Thin HTTP views: parse the request, call one service or selector, render."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")

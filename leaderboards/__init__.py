@@ -1,0 +1,1 @@
+"""Leaderboards: weekly and monthly boards, Glicko-2 ratings, computed by Celery."""

@@ -1,0 +1,1 @@
+"""Leaderboard and rating models."""

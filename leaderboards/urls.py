@@ -1,0 +1,4 @@
+"""Leaderboard pages."""
+
+app_name = "leaderboards"
+urlpatterns: list = []
