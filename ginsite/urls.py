@@ -3,7 +3,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from ginsite.health import health
+
 urlpatterns = [
+    path("healthz", health, name="health"),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls")),
