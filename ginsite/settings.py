@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "ginsite.logs.RequestLogMiddleware",
 ]
 
 ROOT_URLCONF = "ginsite.urls"
@@ -217,11 +218,24 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
+# JSON lines in production (LOG_FORMAT=json, the default when DEBUG is off).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "json": {"()": "ginsite.logs.JsonFormatter"},
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Requests are logged once, as JSON, by ginsite.logs.RequestLogMiddleware.
+        "django.server": {"level": "WARNING"},
+        "ginsite.request": {
+            "level": os.environ.get("REQUEST_LOG_LEVEL", "WARNING" if DEBUG else "INFO")
+        },
+    },
 }
 
 # --- Game platform settings -----------------------------------------------------
