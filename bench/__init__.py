@@ -1,0 +1,1 @@
+"""Benchmarks and harnesses that print figures (recorded in docs/benchmarks.md)."""
