@@ -1,0 +1,373 @@
+"""Melds, optimal deadwood, the best knock, and lay-offs.
+
+How the optimum is found (exact, no search over meld lists):
+
+* Within one suit and without sets, the best use of the cards is fixed: every
+  maximal block of 3 or more consecutive ranks is one run, every shorter block is
+  deadwood. A 8192-entry table per 13-bit suit mask gives that deadwood
+  (``_RUN_DEADWOOD``) and the cards inside blocks of 3+ (``_RUN_CARDS``).
+* Sets are the only thing that couples suits. A rank held in 3 or 4 suits whose
+  cards sit in no run block of their suit always melds as a full set. Only the
+  remaining "contested" ranks branch (no set, the full set, or for four of a kind
+  each 3-card subset); each branch is scored with four table lookups.
+
+So ``deadwood`` of an 11-card hand costs a handful of table lookups, and at most a
+few dozen for the most meld-rich hands. Hands are 52-bit masks (see cards.py).
+
+>>> deadwood(["AH", "2H", "3H", "7C", "7D", "7S", "KS"])
+10
+>>> best_knock(["AH", "2H", "3H", "7C", "7D", "7S", "4C", "5C", "6C", "8D", "KS"])
+(Card.parse('KS'), 8)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import VALUES, Card, card_at, cards_to_mask, mask_to_cards, mask_value
+
+SUIT_BITS = 0x1FFF  # the 13 rank bits of one suit
+MAX_CARDS = 11
+
+
+def _build_run_tables() -> tuple[list[int], list[int]]:
+    run_deadwood = [0] * 8192
+    run_cards = [0] * 8192
+    for mask in range(8192):
+        dead = 0
+        melded = 0
+        rank = 0
+        while rank < 13:
+            if not mask >> rank & 1:
+                rank += 1
+                continue
+            start = rank
+            while rank < 13 and mask >> rank & 1:
+                rank += 1
+            block = ((1 << (rank - start)) - 1) << start
+            if rank - start >= 3:
+                melded |= block
+            else:
+                dead += sum(min(r + 1, 10) for r in range(start, rank))
+        run_deadwood[mask] = dead
+        run_cards[mask] = melded
+    return run_deadwood, run_cards
+
+
+_RUN_DEADWOOD, _RUN_CARDS = _build_run_tables()
+
+
+def _three_of(a: int, b: int, c: int, d: int) -> int:
+    """Rank bits present in at least three of the four suit masks."""
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _branch(a: int, b: int, c: int, d: int, ranks: int) -> int:
+    """Minimum deadwood when each rank bit in ``ranks`` may or may not form a set."""
+    low = ranks & -ranks
+    rest = ranks ^ low
+    keep = ~low
+    # Option: no set of this rank.
+    if rest:
+        best = _branch(a, b, c, d, rest)
+    else:
+        t = _RUN_DEADWOOD
+        best = t[a] + t[b] + t[c] + t[d]
+    if best == 0:
+        return 0
+    # Option: every card of this rank in one set (3 or 4 cards).
+    na, nb, nc, nd = a & keep, b & keep, c & keep, d & keep
+    options = [(na, nb, nc, nd)]
+    if a & b & c & d & low:  # four of a kind: also each 3-card set, one card left out
+        options += [(a, nb, nc, nd), (na, b, nc, nd), (na, nb, c, nd), (na, nb, nc, d)]
+    for oa, ob, oc, od in options:
+        if rest:
+            value = _branch(oa, ob, oc, od, rest)
+        else:
+            t = _RUN_DEADWOOD
+            value = t[oa] + t[ob] + t[oc] + t[od]
+        if value < best:
+            best = value
+            if best == 0:
+                return 0
+    return best
+
+
+def deadwood_mask(mask: int) -> int:
+    """Minimum deadwood points of the cards in a 52-bit mask (fast path for bots)."""
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39
+    trips = (a & b & (c | d)) | (c & d & (a | b))
+    if trips:
+        rc = _RUN_CARDS
+        contested = (rc[a] | rc[b] | rc[c] | rc[d]) & trips
+        free = trips ^ contested
+        if free:
+            keep = ~free
+            a &= keep
+            b &= keep
+            c &= keep
+            d &= keep
+        if contested:
+            return _branch(a, b, c, d, contested)
+    t = _RUN_DEADWOOD
+    return t[a] + t[b] + t[c] + t[d]
+
+
+def _hand_mask(cards: Iterable[str | Card]) -> int:
+    mask = cards_to_mask(cards)
+    if mask.bit_count() > MAX_CARDS:
+        raise ValueError(f"a hand has at most {MAX_CARDS} cards, got {mask.bit_count()}")
+    return mask
+
+
+def deadwood(cards: Iterable[str | Card]) -> int:
+    """Minimum deadwood points of 0-11 cards; every card counts (nothing is discarded)."""
+    return deadwood_mask(_hand_mask(cards))
+
+
+# --- arrangements -----------------------------------------------------------------
+
+
+def _set_choices(mask: int, *, all_ranks: bool) -> list[int]:
+    """Every way to pick the cards that go into sets, as 52-bit masks.
+
+    With ``all_ranks`` False, ranks whose cards sit in no run block are forced into
+    a full set (always optimal); with True every rank held 3+ times branches.
+    """
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39
+    trips = _three_of(a, b, c, d)
+    forced = 0
+    if not all_ranks:
+        rc = _RUN_CARDS
+        free = trips & ~(rc[a] | rc[b] | rc[c] | rc[d])
+        trips ^= free
+        forced = _spread(free) & mask
+    per_rank: list[list[int]] = []
+    while trips:
+        low = trips & -trips
+        trips ^= low
+        cards = _spread(low) & mask
+        options = [0, cards]
+        if cards.bit_count() == 4:
+            options += [cards & ~(low << (13 * k)) for k in range(4)]
+        per_rank.append(options)
+    return [forced | sum(combo) for combo in itertools.product(*per_rank)]
+
+
+def _spread(rank_bits: int) -> int:
+    """Rank bits copied into all four suits."""
+    return rank_bits | rank_bits << 13 | rank_bits << 26 | rank_bits << 39
+
+
+def _sets_of(set_cards: int) -> list[int]:
+    """Split the set cards of an arrangement into one mask per rank."""
+    melds = []
+    ranks = (set_cards | set_cards >> 13 | set_cards >> 26 | set_cards >> 39) & SUIT_BITS
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        melds.append(_spread(low) & set_cards)
+    return melds
+
+
+def _runs_of(mask: int) -> list[int]:
+    """The run blocks (3+ consecutive cards of a suit) of the cards left for runs."""
+    melds = []
+    for suit in range(4):
+        block_bits = _RUN_CARDS[mask >> (13 * suit) & SUIT_BITS]
+        while block_bits:
+            low = block_bits & -block_bits
+            block = block_bits & ~(block_bits + low)  # the lowest run of consecutive bits
+            block_bits ^= block
+            melds.append(block << (13 * suit))
+    return melds
+
+
+def _arrangement_deadwood(mask: int, set_cards: int) -> int:
+    rest = mask & ~set_cards
+    t = _RUN_DEADWOOD
+    return (
+        t[rest & SUIT_BITS]
+        + t[rest >> 13 & SUIT_BITS]
+        + t[rest >> 26 & SUIT_BITS]
+        + t[rest >> 39]
+    )
+
+
+def _arrangement(mask: int, set_cards: int) -> list[int]:
+    return _sets_of(set_cards) + _runs_of(mask & ~set_cards)
+
+
+def optimal_arrangements(mask: int) -> list[list[int]]:
+    """Every meld arrangement (list of meld masks) reaching the minimum deadwood.
+
+    Runs are whole blocks: two arrangements that differ only in how a long run is
+    cut are the same here (they show the same cards and take the same lay-offs).
+    """
+    scored = [(_arrangement_deadwood(mask, s), s) for s in _set_choices(mask, all_ranks=False)]
+    best = min(points for points, _ in scored)
+    return [_arrangement(mask, s) for points, s in scored if points == best]
+
+
+def _sorted_meld(meld: int) -> tuple[Card, ...]:
+    cards = mask_to_cards(meld)
+    if len({card.rank for card in cards}) > 1:
+        cards.sort(key=lambda card: card.rank)  # a run, low to high
+    return tuple(cards)
+
+
+@dataclass(frozen=True)
+class Melding:
+    """An optimal arrangement: ``melds`` (each a tuple of Cards), ``deadwood`` (the
+    cards in no meld) and ``points`` (their total value)."""
+
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    points: int
+
+    @classmethod
+    def from_masks(cls, mask: int, melds: Iterable[int]) -> Melding:
+        melds = list(melds)
+        meld_list = sorted((_sorted_meld(m) for m in melds), key=lambda m: min(m))
+        melded = 0
+        for meld in melds:
+            melded |= meld
+        dead = mask & ~melded
+        return cls(tuple(meld_list), tuple(mask_to_cards(dead)), mask_value(dead))
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "melds": [[str(card) for card in meld] for meld in self.melds],
+            "deadwood": [str(card) for card in self.deadwood],
+            "points": self.points,
+        }
+
+
+def best_melds_mask(mask: int) -> Melding:
+    """``best_melds`` for a 52-bit mask."""
+    return Melding.from_masks(mask, optimal_arrangements(mask)[0])
+
+
+def best_melds(cards: Iterable[str | Card]) -> Melding:
+    """An optimal arrangement of 0-11 cards into melds (minimum deadwood points)."""
+    return best_melds_mask(_hand_mask(cards))
+
+
+def best_discard_mask(mask: int, forbidden: int = 0) -> tuple[Card, int]:
+    """The discard (not in ``forbidden``) leaving the lowest deadwood, and that deadwood.
+
+    Ties go to the highest-value card, then the highest card in (rank, suit) order.
+    """
+    best_key: tuple[int, int, int] | None = None
+    best_index = -1
+    rest = mask & ~forbidden
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        index = low.bit_length() - 1
+        card = card_at(index)
+        key = (-deadwood_mask(mask ^ low), VALUES[index], card._key)
+        if best_key is None or key > best_key:
+            best_key = key
+            best_index = index
+    if best_key is None:
+        raise ValueError("there is no card that may be discarded")
+    return card_at(best_index), -best_key[0]
+
+
+def best_knock(cards11: Iterable[str | Card]) -> tuple[Card, int]:
+    """For 11 cards: the discard leaving the lowest deadwood (ties: the highest-value
+    card) and that deadwood."""
+    mask = cards_to_mask(cards11)
+    if mask.bit_count() != 11:
+        raise ValueError(f"best_knock needs 11 cards, got {mask.bit_count()}")
+    return best_discard_mask(mask)
+
+
+# --- lay-offs -----------------------------------------------------------------------
+
+
+def _layoff_options(meld: int, defender: int) -> list[int]:
+    """The ways the defender can lay off onto one of the knocker's melds (masks)."""
+    suits = [meld >> (13 * k) & SUIT_BITS for k in range(4)]
+    used = [k for k in range(4) if suits[k]]
+    if len(used) > 1:  # a set
+        if len(used) == 3:
+            rank_bits = suits[used[0]]
+            missing = next(k for k in range(4) if k not in used)
+            fourth = rank_bits << (13 * missing)
+            if defender & fourth:
+                return [0, fourth]
+        return [0]
+    suit = used[0]
+    shift = 13 * suit
+    run = suits[suit]
+    own = defender >> shift & SUIT_BITS
+    lower = [0]
+    bit = (run & -run) >> 1
+    chain = 0
+    while bit and own & bit:
+        chain |= bit
+        lower.append(chain << shift)
+        bit >>= 1
+    upper = [0]
+    bit = (1 << run.bit_length()) & SUIT_BITS
+    chain = 0
+    while bit and own & bit:
+        chain |= bit
+        upper.append(chain << shift)
+        bit = (bit << 1) & SUIT_BITS
+    return [lo | hi for lo in lower for hi in upper]
+
+
+@dataclass(frozen=True)
+class Layoff:
+    """The defender's best answer to a knock: own melds and lay-offs chosen together."""
+
+    deadwood_points: int
+    melding: Melding  # the defender's own melds and final deadwood
+    onto: tuple[int, ...]  # per knocker meld, the mask of the cards laid off on it
+
+    @property
+    def laid_off(self) -> int:
+        total = 0
+        for cards in self.onto:
+            total |= cards
+        return total
+
+
+def best_layoffs(knocker_melds: list[int], defender: int) -> Layoff:
+    """Lay off the defender's cards to minimise its deadwood (own melds chosen jointly).
+
+    Ties: fewest cards laid off, then the first combination found.
+    """
+    per_meld = [_layoff_options(meld, defender) for meld in knocker_melds]
+    best: tuple[int, int] | None = None
+    best_combo: tuple[int, ...] = tuple(0 for _ in knocker_melds)
+    for combo in itertools.product(*per_meld):
+        laid = 0
+        overlap = False
+        for cards in combo:
+            if laid & cards:
+                overlap = True
+                break
+            laid |= cards
+        if overlap:
+            continue
+        key = (deadwood_mask(defender & ~laid), laid.bit_count())
+        if best is None or key < best:
+            best = key
+            best_combo = combo
+    laid = 0
+    for cards in best_combo:
+        laid |= cards
+    melding = best_melds_mask(defender & ~laid)
+    return Layoff(melding.points, melding, tuple(best_combo))

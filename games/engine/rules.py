@@ -1,0 +1,157 @@
+"""The rule set of a match: every option of RULES.md as one frozen value.
+
+Variants are presets of the same fields (RULES.md section 8), never special cases
+elsewhere. Invalid values raise ValueError naming the field.
+
+>>> RuleSet.default().knock_limit
+10
+>>> RuleSet.from_dict(RuleSet.straight_gin().to_dict()) == RuleSet.straight_gin()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
+
+TARGET_SCORES = (50, 100, 150, 200, 250)
+TURN_SECONDS = (15, 30, 60, 120)
+MAX_BONUS = 1000
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every adjustable rule of a match (defaults: the Default preset)."""
+
+    knock_limit: int = 10
+    target_score: int = 100
+    gin_bonus: int = 25
+    big_gin_bonus: int = 31
+    undercut_bonus: int = 25
+    game_bonus: int = 100
+    line_bonus: int = 25
+    shutout: bool = True
+    big_gin_allowed: bool = True
+    oklahoma: bool = False
+    oklahoma_ace_gin_only: bool = False
+    straight: bool = False
+    turn_seconds: int | None = 30
+
+    PRESETS: ClassVar[dict[str, Callable[[], RuleSet]]]
+
+    def __post_init__(self) -> None:
+        for name in ("knock_limit", "target_score", "gin_bonus", "big_gin_bonus",
+                     "undercut_bonus", "game_bonus", "line_bonus"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{name} must be a whole number, got {value!r}")
+        for name in ("shutout", "big_gin_allowed", "oklahoma", "oklahoma_ace_gin_only",
+                     "straight"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} must be true or false, got {value!r}")
+        if not 0 <= self.knock_limit <= 10:
+            raise ValueError(f"knock_limit must be between 0 and 10, got {self.knock_limit}")
+        if self.target_score not in TARGET_SCORES:
+            raise ValueError(
+                f"target_score must be one of {', '.join(map(str, TARGET_SCORES))}, "
+                f"got {self.target_score}"
+            )
+        for name in ("gin_bonus", "big_gin_bonus", "undercut_bonus", "game_bonus",
+                     "line_bonus"):
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_BONUS:
+                raise ValueError(f"{name} must be between 0 and {MAX_BONUS}, got {value}")
+        if self.turn_seconds is not None and (
+            isinstance(self.turn_seconds, bool) or self.turn_seconds not in TURN_SECONDS
+        ):
+            raise ValueError(
+                f"turn_seconds must be one of {', '.join(map(str, TURN_SECONDS))} "
+                f"or null (no clock), got {self.turn_seconds!r}"
+            )
+        if self.straight and self.knock_limit != 0:
+            raise ValueError("Straight Gin has no knocking: knock_limit must be 0")
+        if self.straight and self.oklahoma:
+            raise ValueError("a match cannot be both Straight Gin and Oklahoma Gin")
+        if self.oklahoma_ace_gin_only and not self.oklahoma:
+            raise ValueError("oklahoma_ace_gin_only applies only to Oklahoma Gin (oklahoma)")
+
+    # --- presets (RULES.md section 8) ---------------------------------------------
+
+    @classmethod
+    def default(cls) -> RuleSet:
+        """Default: knock at 10 or fewer, a 30 s turn clock."""
+        return cls()
+
+    @classmethod
+    def time_freedom(cls) -> RuleSet:
+        """Default with no clock."""
+        return cls(turn_seconds=None)
+
+    @classmethod
+    def straight_gin(cls) -> RuleSet:
+        """No knocking: hands end by Gin, Big Gin or a draw; no gin or big-gin bonus."""
+        return cls(straight=True, knock_limit=0, gin_bonus=0, big_gin_bonus=0)
+
+    @classmethod
+    def oklahoma_gin(cls) -> RuleSet:
+        """The knock limit of each hand is the value of its upcard (ace: 10)."""
+        return cls(oklahoma=True)
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The preset called ``name``: default, time_freedom, straight or oklahoma."""
+        factory = cls.PRESETS.get(name)
+        if factory is None:
+            raise ValueError(
+                f"unknown rule preset {name!r}; choose one of {', '.join(cls.PRESETS)}"
+            )
+        return factory()
+
+    def preset_name(self) -> str | None:
+        """The name of the preset equal to these rules, or None for tweaked rules."""
+        for name, factory in self.PRESETS.items():
+            if factory() == self:
+                return name
+        return None
+
+    # --- serialisation ------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of every field."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Rules from ``to_dict`` output; missing fields take the Default value,
+        unknown fields and invalid values raise ValueError."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"rules must be an object, got {type(data).__name__}")
+        names = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise ValueError(f"unknown rule field(s): {', '.join(map(str, unknown))}")
+        return cls(**dict(data))
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed (validated)."""
+        return replace(self, **changes)
+
+    def knock_limit_for(self, upcard_value: int) -> int:
+        """The knock limit of a hand whose upcard has this deadwood value."""
+        if self.straight:
+            return 0
+        if self.oklahoma:
+            if upcard_value == 1:
+                return 0 if self.oklahoma_ace_gin_only else 10
+            return upcard_value
+        return self.knock_limit
+
+
+RuleSet.PRESETS = {
+    "default": RuleSet.default,
+    "time_freedom": RuleSet.time_freedom,
+    "straight": RuleSet.straight_gin,
+    "oklahoma": RuleSet.oklahoma_gin,
+}
