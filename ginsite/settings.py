@@ -242,3 +242,13 @@ LOGGING = {
 # Human-like pause before a computer opponent moves, in seconds.
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "0.8"))
 LEADERBOARD_MIN_MATCHES = int(os.environ.get("LEADERBOARD_MIN_MATCHES", "5"))
+LEADERBOARD_MIN_COMPUTER_MATCHES = int(os.environ.get("LEADERBOARD_MIN_COMPUTER_MATCHES", "10"))
+# Leaderboards (synced into django-celery-beat's PeriodicTask table, editable in the admin).
+CELERY_BEAT_SCHEDULE["leaderboards-refresh-boards"] = {
+    "task": "leaderboards.refresh_boards",
+    "schedule": 120.0,
+}
+CELERY_BEAT_SCHEDULE["leaderboards-apply-pending-ratings"] = {
+    "task": "leaderboards.apply_pending_ratings",
+    "schedule": 600.0,
+}

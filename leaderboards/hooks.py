@@ -1,7 +1,16 @@
 """What the games app tells the leaderboards app when a match finishes."""
 
+from functools import partial
+
+from django.db import transaction
+
 from games.models import Match
+from leaderboards.tasks import apply_match_rating
 
 
 def match_finished(match: Match) -> None:
-    """Called inside the transaction that finishes ``match``."""
+    """Called inside the transaction that finishes ``match``: a rated match gets its
+    rating update enqueued once that transaction commits (never if it rolls back).
+    Boards pick the match up on their next scheduled refresh."""
+    if match.rated:
+        transaction.on_commit(partial(apply_match_rating.delay, match.pk))

@@ -1,0 +1,60 @@
+"""Leaderboard pages: parse the URL, call one selector, render."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from leaderboards import selectors
+from leaderboards.periods import Period, PeriodKind, month_period, period_containing, week_period
+
+
+def _period_board(
+    request: HttpRequest,
+    kind: PeriodKind,
+    args: tuple[int, int] | None,
+    build: Callable[[int, int], Period],
+) -> HttpResponse:
+    now = timezone.now()
+    if args is None:
+        period = period_containing(kind, now)
+    else:
+        try:
+            period = build(*args)
+        except ValueError as error:
+            raise Http404("No such period") from error
+        if period.start > now:
+            raise Http404("This period has not started yet")
+    page = selectors.board_page(period=period, viewer=request.user, now=now)
+    return render(request, "leaderboards/board.html", {"page": page, "tab": kind.value})
+
+
+def week_board(
+    request: HttpRequest, year: int | None = None, week: int | None = None
+) -> HttpResponse:
+    args = None if year is None or week is None else (year, week)
+    return _period_board(request, PeriodKind.WEEK, args, week_period)
+
+
+def month_board(
+    request: HttpRequest, year: int | None = None, month: int | None = None
+) -> HttpResponse:
+    args = None if year is None or month is None else (year, month)
+    return _period_board(request, PeriodKind.MONTH, args, month_period)
+
+
+def rating_board(request: HttpRequest) -> HttpResponse:
+    page = selectors.rating_page(viewer=request.user)
+    return render(request, "leaderboards/rating.html", {"page": page, "tab": "rating"})
+
+
+def computer_board(request: HttpRequest, level: str = "hard") -> HttpResponse:
+    try:
+        page = selectors.computer_page(
+            level=level, viewer=request.user, min_matches=settings.LEADERBOARD_MIN_COMPUTER_MATCHES
+        )
+    except ValueError as error:
+        raise Http404(str(error)) from error
+    return render(request, "leaderboards/computer.html", {"page": page, "tab": "computer"})
