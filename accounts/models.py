@@ -1,7 +1,10 @@
-"""The site's User model (custom from the first migration)."""
+"""The site's User model (custom from the first migration), display preferences, and
+moderation state: mutes, bans, warnings and the audit log of every moderation action."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -15,3 +18,135 @@ class User(AbstractUser):
         if not self.is_active and self.username.startswith("deleted-"):
             return "deleted player"
         return self.username
+
+
+class Profile(models.Model):
+    """A player's display preferences (one row per user, created on first use)."""
+
+    class CardStyle(models.TextChoices):
+        CLASSIC = "classic", "Classic"
+        LARGE = "large", "Large indices"
+        MINIMAL = "minimal", "Minimal"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    card_style = models.CharField(
+        max_length=16, choices=CardStyle.choices, default=CardStyle.CLASSIC
+    )
+    sound_on = models.BooleanField(default=True)
+    four_colour_deck = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"Profile of {self.user.username}"
+
+
+class Mute(models.Model):
+    """The user may play but not chat until ``until`` (unless lifted earlier)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mutes"
+    )
+    until = models.DateTimeField()
+    reason = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "until"])]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Mute of {self.user.username} until {self.until:%Y-%m-%d %H:%M} UTC"
+
+    @property
+    def is_active(self) -> bool:
+        return self.lifted_at is None and self.until > timezone.now()
+
+
+class Ban(models.Model):
+    """The user cannot log in or play (``User.is_active`` is off while a ban is in force)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans"
+    )
+    reason = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "in force"
+        return f"Ban of {self.user.username} ({state})"
+
+
+class Warning(models.Model):
+    """A formal warning, shown to the user on their settings page and live in chat."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="warnings"
+    )
+    reason = models.CharField(max_length=300)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Warning to {self.user.username}: {self.reason}"
+
+
+class ModerationAction(models.Model):
+    """Audit log: who did what to whom, when and why. Written only by the services in
+    accounts/services.py; read-only everywhere else."""
+
+    class Kind(models.TextChoices):
+        DISMISS_REPORT = "dismiss_report", "Dismissed a report"
+        HIDE_MESSAGE = "hide_message", "Hid a chat message"
+        WARN = "warn", "Warned"
+        MUTE = "mute", "Muted"
+        UNMUTE = "unmute", "Lifted a mute"
+        BAN = "ban", "Banned"
+        UNBAN = "unban", "Lifted a ban"
+        DELETE_ACCOUNT = "delete_account", "Deleted the account"
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="moderation_actions_done",
+    )
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="moderation_actions_received",
+    )
+    reason = models.CharField(max_length=300, blank=True)
+    # Free-form facts: message id and text, report id, mute end...
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        # Rows are written by the services only: the admin may view, never add or edit.
+        default_permissions = ("view",)
+        permissions = [("moderate", "Can moderate chat and users")]
+
+    def __str__(self) -> str:
+        actor = self.actor.username if self.actor else "system"
+        target = self.target_user.username if self.target_user else "-"
+        return f"{self.created_at:%Y-%m-%d %H:%M} {actor}: {self.get_kind_display()} {target}"

@@ -1,5 +1,6 @@
 """All WebSocket routes of the site, gathered from the apps."""
 
+from games.chat.routing import websocket_urlpatterns as chat_ws
 from games.routing import websocket_urlpatterns as games_ws
 
-websocket_urlpatterns = [*games_ws]
+websocket_urlpatterns = [*games_ws, *chat_ws]

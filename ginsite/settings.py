@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leaderboards",
+    "games.chat",
 ]
 
 MIDDLEWARE = [
@@ -161,6 +162,8 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_ON_GET = False
+# Paths under /players/ that a username must not shadow.
+ACCOUNT_USERNAME_BLACKLIST = ["settings", "etiquette"]
 # Login throttling: failed logins are limited per IP and per account (allauth, backed by
 # the shared cache).
 ACCOUNT_RATE_LIMITS = {
@@ -252,3 +255,10 @@ CELERY_BEAT_SCHEDULE["leaderboards-apply-pending-ratings"] = {
     "task": "leaderboards.apply_pending_ratings",
     "schedule": 600.0,
 }
+# Chat: longest message, and at most CHAT_RATE_COUNT messages per CHAT_RATE_SECONDS per user.
+CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", "300"))
+CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", "5"))
+CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", "10"))
+CHAT_HISTORY_SIZE = int(os.environ.get("CHAT_HISTORY_SIZE", "50"))
+# Whether spectators of a match read its table chat (players alone ever write it).
+CHAT_SPECTATORS_CAN_READ = env_bool("CHAT_SPECTATORS_CAN_READ", True)

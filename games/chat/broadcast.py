@@ -1,0 +1,58 @@
+"""The only chat module that sends channel-layer events; every send happens after the
+surrounding transaction commits, so sockets never see a rolled-back write.
+
+Groups: ``chat.lobby`` (lobby readers), ``chat.match.<id>`` (a table's readers) and
+``user.<id>`` (every socket of one user: match and lobby consumers join it on connect).
+Event types and the consumer method that handles each (see games/chat/sockets.py):
+``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks`` and ``user.logout``.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+LOBBY_GROUP = "chat.lobby"
+
+
+def room_group(match_id: int | None) -> str:
+    return LOBBY_GROUP if match_id is None else f"chat.match.{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+def _send_on_commit(group: str, event: dict) -> None:
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(group, event)
+
+    transaction.on_commit(send)
+
+
+def chat_message_sent(
+    *, match_id: int | None, author_id: int, message: dict, version: int | None
+) -> None:
+    _send_on_commit(
+        room_group(match_id),
+        {"type": "chat.message", "author_id": author_id, "message": message, "version": version},
+    )
+
+
+def chat_message_hidden(*, match_id: int | None, message_id: int) -> None:
+    _send_on_commit(room_group(match_id), {"type": "chat.hidden", "id": message_id})
+
+
+def user_notice(*, user_id: int, code: str, text: str) -> None:
+    """A moderation notice (warning, mute) shown in every chat panel the user has open."""
+    _send_on_commit(user_group(user_id), {"type": "chat.notice", "code": code, "text": text})
+
+
+def user_blocks_changed(*, user_id: int, blocked_ids: list[int]) -> None:
+    _send_on_commit(user_group(user_id), {"type": "chat.blocks", "blocked_ids": blocked_ids})
+
+
+def user_logout(*, user_id: int, reason: str) -> None:
+    """Close every open socket of the user (ban, account deletion)."""
+    _send_on_commit(user_group(user_id), {"type": "user.logout", "reason": reason})

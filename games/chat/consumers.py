@@ -1,0 +1,48 @@
+"""The lobby chat WebSocket (``/ws/lobby/``): thin, the chat itself is ChatSocketMixin.
+
+Client -> server: ``{"type": "chat", "text": "..."}`` (JSON text frames, max 4 KiB).
+Server -> client: ``chat_history``, ``chat``, ``chat_hidden``, ``chat_notice`` and
+``error`` (docs/protocol.md, "Chat"). Anyone signed in reads; registered players write.
+"""
+
+import json
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from .sockets import ChatSocketMixin
+
+MAX_FRAME_BYTES = 4096
+
+
+class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4001)
+            return
+        await self.accept()
+        await self.chat_connect(user=user, match_id=None)
+
+    async def disconnect(self, code: int) -> None:
+        await self.chat_disconnect()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+            await self._error("frame_too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            content = json.loads(raw)
+        except ValueError:
+            await self._error("bad_json", "Send JSON text frames.")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error("bad_message", 'A message is a JSON object with a "type".')
+            return
+        if content["type"] != "chat":
+            await self._error("unknown_type", f"Unknown message type {content['type'][:40]!r}.")
+            return
+        await self.chat_receive(content)
+
+    async def _error(self, code: str, message: str) -> None:
+        await self.chat_send({"type": "error", "code": code, "message": message})

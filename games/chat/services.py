@@ -1,0 +1,163 @@
+"""Chat writes: post a message (permission, mute, length, rate limit, word filter),
+report a message, block and unblock a user. Every refusal is a ``ChatError`` with a
+protocol code and a sentence for the player; a refused call changes nothing."""
+
+import math
+import re
+import unicodedata
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.selectors import active_mute
+
+from . import broadcast
+from .models import ChatMessage, ChatReport, UserBlock, WordFilter
+from .selectors import blocked_user_ids, chat_can_read, match_version, message_to_dict, seat_of
+
+
+class ChatError(Exception):
+    """A refused chat request: ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def mute_message(*, until: object, reason: str) -> str:
+    return f"You are muted until {until:%Y-%m-%d %H:%M} UTC. Reason: {reason}"
+
+
+def _may_chat(user: User) -> None:
+    if not user.is_authenticated or not user.is_active:
+        raise ChatError("chat_not_allowed", "Sign in to chat.")
+    if user.is_guest:
+        raise ChatError("chat_not_allowed", "Guests cannot chat: sign up to chat.")
+
+
+def _clean_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise ChatError("bad_message", "A chat message needs a text.")
+    # One line of printable text: control characters (newlines, escapes) become spaces.
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
+    return " ".join(text.split())
+
+
+def word_filter_apply(text: str) -> str:
+    """Mask every listed word (whole words, any case) with asterisks of the same length."""
+    words = sorted(WordFilter.objects.values_list("word", flat=True), key=len, reverse=True)
+    words = [w.strip() for w in words if w.strip()]
+    if not words:
+        return text
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(w) for w in words) + r")(?!\w)", re.IGNORECASE
+    )
+    return pattern.sub(lambda m: "*" * len(m.group(0)), text)
+
+
+def _check_rate(user: User) -> None:
+    window = timedelta(seconds=settings.CHAT_RATE_SECONDS)
+    now = timezone.now()
+    recent = list(
+        ChatMessage.objects.filter(author=user, created_at__gt=now - window)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[: settings.CHAT_RATE_COUNT]
+    )
+    if len(recent) >= settings.CHAT_RATE_COUNT:
+        wait = math.ceil((recent[-1] + window - now).total_seconds())
+        raise ChatError(
+            "rate_limited",
+            f"You are sending messages too fast: at most {settings.CHAT_RATE_COUNT} every "
+            f"{settings.CHAT_RATE_SECONDS} seconds. Wait {max(wait, 1)} s and try again.",
+        )
+
+
+def chat_post(*, user: User, text: object, match_id: int | None = None) -> ChatMessage:
+    """Post ``text`` to a match's table (players only) or to the lobby (``match_id`` None)
+    and broadcast it to the room after commit."""
+    _may_chat(user)
+    seat = None
+    if match_id is not None:
+        seat = seat_of(user=user, match_id=match_id)
+        if seat is None:
+            raise ChatError("not_a_player", "Only the players at this table can chat here.")
+    mute = active_mute(user=user)
+    if mute is not None:
+        raise ChatError("muted", mute_message(until=mute.until, reason=mute.reason))
+    clean = _clean_text(text)
+    if not clean:
+        raise ChatError("chat_empty", "Type a message first.")
+    if len(clean) > settings.CHAT_MAX_LENGTH:
+        raise ChatError(
+            "chat_too_long",
+            f"Messages are limited to {settings.CHAT_MAX_LENGTH} characters "
+            f"(yours has {len(clean)}).",
+        )
+    with transaction.atomic():
+        # One post at a time per user, so the rate limit holds across processes.
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        _check_rate(user)
+        message = ChatMessage.objects.create(
+            match_id=match_id,
+            author=user,
+            seat=seat,
+            text=word_filter_apply(clean),
+            original_text=clean,
+        )
+        message.author = user
+        broadcast.chat_message_sent(
+            match_id=match_id,
+            author_id=user.pk,
+            message=message_to_dict(message),
+            version=match_version(match_id=match_id) if match_id is not None else None,
+        )
+    return message
+
+
+def chat_report(*, reporter: User, message_id: int, reason: str, comment: str = "") -> ChatReport:
+    """Report a message the reporter can read (not their own), once per message."""
+    _may_chat(reporter)
+    if reason not in ChatReport.Reason.values:
+        choices = ", ".join(ChatReport.Reason.values)
+        raise ChatError("bad_reason", f"Choose a reason: one of {choices}.")
+    comment = _clean_text(comment)
+    if len(comment) > 500:
+        raise ChatError("comment_too_long", "Keep the comment under 500 characters.")
+    message = ChatMessage.objects.filter(pk=message_id).select_related("author").first()
+    if message is None or not chat_can_read(user=reporter, match_id=message.match_id):
+        raise ChatError("no_such_message", "That message does not exist.")
+    if message.author_id == reporter.pk:
+        raise ChatError("own_message", "You cannot report your own message.")
+    try:
+        with transaction.atomic():
+            return ChatReport.objects.create(
+                message=message, reporter=reporter, reason=reason, comment=comment
+            )
+    except IntegrityError:
+        raise ChatError("already_reported", "You already reported this message.") from None
+
+
+def user_block(*, blocker: User, blocked: User) -> UserBlock:
+    """``blocker`` stops seeing ``blocked``'s messages; they are never paired again.
+    Blocking twice is harmless."""
+    _may_chat(blocker)
+    if blocked.pk == blocker.pk:
+        raise ChatError("block_self", "You cannot block yourself.")
+    with transaction.atomic():
+        block, _ = UserBlock.objects.get_or_create(blocker=blocker, blocked=blocked)
+        broadcast.user_blocks_changed(
+            user_id=blocker.pk, blocked_ids=sorted(blocked_user_ids(user=blocker))
+        )
+    return block
+
+
+def user_unblock(*, blocker: User, blocked: User) -> None:
+    with transaction.atomic():
+        UserBlock.objects.filter(blocker=blocker, blocked=blocked).delete()
+        broadcast.user_blocks_changed(
+            user_id=blocker.pk, blocked_ids=sorted(blocked_user_ids(user=blocker))
+        )

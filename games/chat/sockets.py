@@ -1,0 +1,122 @@
+"""Chat over a WebSocket, shared by the lobby consumer and the match consumer.
+
+``ChatSocketMixin`` gives a Channels consumer: joining the user's group ``user.<id>``
+and the room's group on connect (with the recent history sent at once), the
+``{"type": "chat", "text": ...}`` client message, and the group event handlers that
+relay chat, hide moderated messages, show moderation notices, apply new blocks, and
+close the socket when the account is banned or deleted. Thin: the rules live in
+games/chat/services.py and selectors.py.
+"""
+
+import json
+
+from channels.db import database_sync_to_async
+
+from . import broadcast, selectors, services
+
+# Close code sent when the account is banned or deleted (application range 4000-4999).
+CLOSE_ACCOUNT_CLOSED = 4003
+
+
+class ChatSocketMixin:
+    """Mix into an ``AsyncWebsocketConsumer`` (or its JSON subclass) before the base."""
+
+    chat_match_id: int | None = None
+    chat_user = None
+    chat_blocked: frozenset[int] = frozenset()
+    chat_groups: tuple[str, ...] = ()
+    chat_last_version: int = 0
+
+    async def chat_send(self, payload: dict) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+    def _chat_versioned(self, payload: dict, version: int | None) -> dict:
+        # Messages on a match socket carry the match version, like every message there
+        # (the last one this socket saw when the event itself has none).
+        if self.chat_match_id is None:
+            return payload
+        if version is not None:
+            self.chat_last_version = max(self.chat_last_version, version)
+        return {"type": payload["type"], "version": self.chat_last_version, **payload}
+
+    async def chat_connect(self, *, user: object, match_id: int | None) -> None:
+        """Join ``user.<id>`` and, if the user may read the room, its group; then send
+        ``chat_history``. Call after ``accept()``."""
+        self.chat_user = user
+        self.chat_match_id = match_id
+        groups = []
+        if getattr(user, "is_authenticated", False):
+            groups.append(broadcast.user_group(user.pk))
+        readable = await database_sync_to_async(selectors.chat_can_read)(
+            user=user, match_id=match_id
+        )
+        if readable:
+            groups.append(broadcast.room_group(match_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.chat_groups = tuple(groups)
+        if readable:
+            history, blocked, version = await database_sync_to_async(self._chat_snapshot)()
+            self.chat_blocked = frozenset(blocked)
+            await self.chat_send(
+                self._chat_versioned({"type": "chat_history", "messages": history}, version)
+            )
+
+    def _chat_snapshot(self) -> tuple[list[dict], set[int], int | None]:
+        history = selectors.chat_history(user=self.chat_user, match_id=self.chat_match_id)
+        blocked = selectors.blocked_user_ids(user=self.chat_user)
+        version = (
+            selectors.match_version(match_id=self.chat_match_id)
+            if self.chat_match_id is not None
+            else None
+        )
+        return history, blocked, version
+
+    async def chat_disconnect(self) -> None:
+        for group in self.chat_groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.chat_groups = ()
+
+    async def chat_receive(self, content: dict, *, version: int | None = None) -> None:
+        """Handle a client ``{"type": "chat", "text": ...}``: post it, or answer this
+        socket alone with an ``error`` (the socket stays open)."""
+        try:
+            await database_sync_to_async(services.chat_post)(
+                user=self.chat_user, text=content.get("text"), match_id=self.chat_match_id
+            )
+        except services.ChatError as error:
+            await self.chat_send(
+                self._chat_versioned(
+                    {"type": "error", "code": error.code, "message": error.message}, version
+                )
+            )
+
+    # --- group events (see games/chat/broadcast.py) ---------------------------------
+
+    async def chat_message(self, event: dict) -> None:
+        if event["author_id"] in self.chat_blocked:
+            return
+        await self.chat_send(
+            self._chat_versioned({"type": "chat", "message": event["message"]}, event["version"])
+        )
+
+    async def chat_hidden(self, event: dict) -> None:
+        await self.chat_send(self._chat_versioned({"type": "chat_hidden", "id": event["id"]}, None))
+
+    async def chat_notice(self, event: dict) -> None:
+        await self.chat_send(
+            self._chat_versioned(
+                {"type": "chat_notice", "code": event["code"], "text": event["text"]}, None
+            )
+        )
+
+    async def chat_blocks(self, event: dict) -> None:
+        self.chat_blocked = frozenset(event["blocked_ids"])
+
+    async def user_logout(self, event: dict) -> None:
+        await self.chat_send(
+            self._chat_versioned(
+                {"type": "error", "code": "account_closed", "message": event["reason"]}, None
+            )
+        )
+        await self.close(code=CLOSE_ACCOUNT_CLOSED)
