@@ -37,6 +37,15 @@ class Match(models.Model):
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
     # Turn clock (RULES.md section 9): when the current turn runs out, or null.
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # Seat to move in the current hand (null when waiting or finished); mirrors the
+    # engine state so listings and the clock sweep need no JSON decoding.
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the seat to move got the turn (the disconnection limit counts from here).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # score_match(...).to_dict() once the match is over (forfeits included).
+    final_score = models.JSONField(null=True, blank=True)
+    # Seat that offered a rematch of this finished match, until the other accepts.
+    rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
@@ -72,6 +81,8 @@ class Seat(models.Model):
     undercuts = models.PositiveIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     connected = models.BooleanField(default=False)
+    # Open WebSockets of this seat's user on this match (several tabs count once).
+    connections = models.PositiveIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -127,3 +138,27 @@ class Move(models.Model):
             models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_version"),
         ]
         ordering = ["match", "seq"]
+
+
+class QuickMatchEntry(models.Model):
+    """A registered player waiting in the quick-match queue with the settings they want.
+
+    Players are paired when ``variant`` and ``rules_key`` (a digest of the rule set)
+    are equal. The entry of the player who waited keeps the match it led to, so
+    their lobby can find it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quickmatch_entry"
+    )
+    variant = models.CharField(max_length=32)
+    rules = models.JSONField()
+    rules_key = models.CharField(max_length=64, db_index=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "quick match entries"
+        ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} waiting for {self.variant}"

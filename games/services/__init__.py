@@ -1,0 +1,37 @@
+"""Writes of the games app (HackSoft style: ``<entity>_<action>(*, ...)``).
+
+Everything a view, consumer or task may change goes through these functions;
+each raises a ``games.services.errors.ServiceError`` (with a protocol ``code``)
+and changes nothing when it refuses.
+"""
+
+from .errors import ServiceError
+from .guests import guest_user_create
+from .matches import (
+    match_create_computer,
+    match_create_invite,
+    match_join_invite,
+    match_rematch,
+    match_resign,
+)
+from .moves import bot_turn_play, clock_expire, clock_sweep, move_submit
+from .presence import seat_connect, seat_disconnect
+from .quickmatch import quickmatch_cancel, quickmatch_enqueue
+
+__all__ = [
+    "ServiceError",
+    "bot_turn_play",
+    "clock_expire",
+    "clock_sweep",
+    "guest_user_create",
+    "match_create_computer",
+    "match_create_invite",
+    "match_join_invite",
+    "match_rematch",
+    "match_resign",
+    "move_submit",
+    "quickmatch_cancel",
+    "quickmatch_enqueue",
+    "seat_connect",
+    "seat_disconnect",
+]

@@ -1,0 +1,92 @@
+"""The only module that sends to channel-layer groups, and only after commit.
+
+Groups of a match (consumers join them; docs/protocol.md):
+- ``match-<id>-seat-0`` / ``match-<id>-seat-1``: the sockets of that seat's player;
+  they receive the state with that seat's private player view.
+- ``match-<id>-spectators``: everyone else watching; the spectator view.
+- ``match-<id>``: every socket of the match; public messages only (presence).
+Nothing private ever goes to a shared group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+# A message sent from another thread must be awaited on this loop for the
+# in-process layer to wake its consumers; see bind_event_loop.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def public_group(match_id: int) -> str:
+    return f"match-{match_id}"
+
+
+def seat_group(match_id: int, seat: int) -> str:
+    return f"match-{match_id}-seat-{seat}"
+
+
+def spectator_group(match_id: int) -> str:
+    return f"match-{match_id}-spectators"
+
+
+def bind_event_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the ASGI server's event loop (called by the consumer on connect).
+
+    Only the embedded in-memory channel layer needs it: its queues belong to the
+    server's loop, and the embedded mode sends from timer threads (bot moves and
+    clock checks) too. The Redis layer works from any thread or loop.
+    """
+    global _server_loop
+    _server_loop = loop
+
+
+def match_state_on_commit(match_id: int) -> None:
+    """After commit, send each seat its own state and spectators theirs."""
+    transaction.on_commit(lambda: send_match_state(match_id), robust=True)
+
+
+def presence_on_commit(match_id: int) -> None:
+    """After commit, tell every socket of the match who is connected."""
+    transaction.on_commit(lambda: send_presence(match_id), robust=True)
+
+
+def send_match_state(match_id: int) -> None:
+    from games import selectors
+    from games.models import Match
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return
+    for audience, message in selectors.match_state_messages(match=match).items():
+        group = spectator_group(match_id) if audience is None else seat_group(match_id, audience)
+        _group_send(group, {"type": "match.state", "message": message})
+
+
+def send_presence(match_id: int) -> None:
+    from games import selectors
+
+    message = selectors.presence_message(match_id=match_id)
+    if message is not None:
+        _group_send(public_group(match_id), {"type": "match.presence", "message": message})
+
+
+def _group_send(group: str, event: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _server_loop
+    if isinstance(layer, InMemoryChannelLayer):
+        if loop is None or not loop.is_running():
+            return  # no socket has connected to this process: nobody to tell
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
+        future.result(timeout=5)
+        return
+    async_to_sync(layer.group_send)(group, event)

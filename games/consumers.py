@@ -1,0 +1,213 @@
+"""The match WebSocket (``/ws/match/<id>/``, messages in docs/protocol.md).
+
+Thin: authenticate by the session, parse and check each frame, call one service
+or selector, reply. A player's own answers go straight down their socket; what
+other sockets must hear comes through the channel layer from games.broadcast.
+Bad input is answered with an ``error`` frame and never closes the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import broadcast, selectors, services
+from games.models import Match
+from games.services.errors import ServiceError, StaleVersionError
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 4096
+# Token bucket per socket: bursts of RATE_BURST frames, RATE_PER_SECOND sustained.
+RATE_BURST = 20
+RATE_PER_SECOND = 5.0
+CLOSE_NOT_FOUND = 4404
+
+
+class MatchConsumer(AsyncWebsocketConsumer):
+    """One socket of one match page: a seated player's or a spectator's."""
+
+    match_id: int
+    seat: int | None
+    version: int
+
+    async def connect(self) -> None:
+        self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.user = self.scope.get("user")
+        self.version = 0
+        self.seat = None
+        self.joined: list[str] = []
+        self.tokens = float(RATE_BURST)
+        self.refilled_at = time.monotonic()
+        match = await database_sync_to_async(Match.objects.filter(pk=self.match_id).first)()
+        await self.accept()
+        if match is None:
+            await self._send_error("not_found", "There is no such match.")
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        broadcast.bind_event_loop(asyncio.get_running_loop())
+        self.seat = await database_sync_to_async(services.seat_connect)(
+            match=match, user=self.user
+        )
+        audience = (
+            broadcast.spectator_group(self.match_id)
+            if self.seat is None
+            else broadcast.seat_group(self.match_id, self.seat)
+        )
+        self.joined = [broadcast.public_group(self.match_id), audience]
+        for group in self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self._send_state(force=True)
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        if self.seat is not None:
+            match = Match(pk=self.match_id)
+            await database_sync_to_async(services.seat_disconnect)(match=match, user=self.user)
+
+    # --- client -> server -------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self._receive(text_data, bytes_data)
+        except Exception:
+            logger.exception("match socket %s: unexpected error", self.match_id)
+            await self._send_error("server_error", "Something went wrong on the server.")
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        if not self._take_token():
+            await self._send_error("rate_limited", "Too many messages; slow down.")
+            return
+        if text_data is None:
+            await self._send_error("bad_message", "Send JSON text frames, not binary.")
+            return
+        if len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self._send_error(
+                "frame_too_large", f"Messages are limited to {MAX_FRAME_BYTES} bytes."
+            )
+            return
+        try:
+            message = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._send_error("bad_json", "That message is not valid JSON.")
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self._send_error("bad_message", 'A message is an object with a "type".')
+            return
+        handler = self.HANDLERS.get(message["type"])
+        if handler is None:
+            await self._send_error(
+                "unknown_type",
+                f"Unknown message type; use one of {', '.join(sorted(self.HANDLERS))}.",
+            )
+            return
+        await handler(self, message)
+
+    async def _on_action(self, message: dict[str, Any]) -> None:
+        version = message.get("version")
+        action = message.get("action")
+        if not _is_int(version) or not isinstance(action, dict):
+            await self._send_error(
+                "bad_message", 'An action message needs "version" (integer) and "action" (object).'
+            )
+            return
+        await self._call(
+            lambda match: services.move_submit(
+                match=match, user=self.user, action=action, expected_version=version
+            )
+        )
+
+    async def _on_resign(self, message: dict[str, Any]) -> None:
+        if not _is_int(message.get("version")):
+            await self._send_error("bad_message", 'A resign message needs "version" (integer).')
+            return
+        await self._call(lambda match: services.match_resign(match=match, user=self.user))
+
+    async def _on_rematch(self, message: dict[str, Any]) -> None:
+        await self._call(lambda match: services.match_rematch(match=match, user=self.user))
+
+    async def _on_sync(self, message: dict[str, Any]) -> None:
+        await self._send_state(force=True)
+
+    HANDLERS: dict[str, Callable[[MatchConsumer, dict[str, Any]], Any]] = {
+        "action": _on_action,
+        "resign": _on_resign,
+        "rematch": _on_rematch,
+        "sync": _on_sync,
+    }
+
+    async def _call(self, service: Callable[[Match], Any]) -> None:
+        """Run one service; answer with the new state, or the error (and, for a
+        stale version, the current state)."""
+        error, state = await database_sync_to_async(self._call_sync)(service)
+        if error is not None:
+            await self._send(
+                {"type": "error", "version": state["version"], "code": error.code,
+                 "message": error.message}
+            )
+            if isinstance(error, StaleVersionError):
+                await self._send_state_message(state, force=True)
+            return
+        await self._send_state_message(state, force=False)
+
+    def _call_sync(self, service: Callable[[Match], Any]) -> tuple[ServiceError | None, dict]:
+        match = Match.objects.get(pk=self.match_id)
+        error = None
+        try:
+            service(match)
+        except ServiceError as refused:
+            error = refused
+        match.refresh_from_db()
+        return error, selectors.match_state_message(match=match, user=self.user)
+
+    # --- server -> client ---------------------------------------------------------------
+
+    async def match_state(self, event: dict[str, Any]) -> None:
+        await self._send_state_message(event["message"], force=False)
+
+    async def match_presence(self, event: dict[str, Any]) -> None:
+        await self._send(event["message"])
+
+    async def _send_state(self, *, force: bool) -> None:
+        match = Match(pk=self.match_id)
+        state = await database_sync_to_async(self._state_sync)(match)
+        await self._send_state_message(state, force=force)
+
+    def _state_sync(self, match: Match) -> dict[str, Any]:
+        match.refresh_from_db()
+        return selectors.match_state_message(match=match, user=self.user)
+
+    async def _send_state_message(self, state: dict[str, Any], *, force: bool) -> None:
+        # The same version can reach a socket twice (its own direct answer, then the
+        # broadcast to its seat's group): send each version once, never go back.
+        if not force and state["version"] <= self.version:
+            return
+        self.version = max(self.version, state["version"])
+        await self._send(state)
+
+    async def _send_error(self, code: str, text: str) -> None:
+        await self._send({"type": "error", "version": self.version, "code": code, "message": text})
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(message, separators=(",", ":")))
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,0 +1,77 @@
+"""Errors raised by the games services.
+
+Every error carries ``code`` (the machine-readable code of docs/protocol.md, sent
+to WebSocket clients as is) and ``message`` (a sentence for a person). A service
+that raises has changed nothing.
+"""
+
+
+class ServiceError(Exception):
+    """Base of every refusal by a games service."""
+
+    code = "server_error"
+    default_message = "The server could not do that."
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class MalformedActionError(ServiceError):
+    code = "malformed_action"
+    default_message = "That is not a well-formed action."
+
+
+class IllegalActionError(ServiceError):
+    code = "illegal_action"
+    default_message = "The rules do not allow that action now."
+
+
+class NotYourTurnError(ServiceError):
+    code = "not_your_turn"
+    default_message = "It is not your turn."
+
+
+class NotAPlayerError(ServiceError):
+    code = "not_a_player"
+    default_message = "Only the two players of this match can do that."
+
+
+class StaleVersionError(ServiceError):
+    code = "stale_version"
+    default_message = "The match has moved on since that; here is the current state."
+
+
+class MatchOverError(ServiceError):
+    code = "match_over"
+    default_message = "This match is over; nothing can change it."
+
+
+class MatchNotStartedError(ServiceError):
+    code = "match_not_started"
+    default_message = "This match has not started: it is waiting for an opponent."
+
+
+class MatchNotOverError(ServiceError):
+    code = "match_not_over"
+    default_message = "A rematch can only be asked for once the match is over."
+
+
+class InvalidSettingsError(ServiceError):
+    code = "invalid_settings"
+    default_message = "Those match settings are not valid."
+
+
+class GuestNotAllowedError(ServiceError):
+    code = "guest_not_allowed"
+    default_message = "Guests can play the computer; sign up to play other people."
+
+
+class InviteNotFoundError(ServiceError):
+    code = "invite_not_found"
+    default_message = "This invitation does not exist or has already been used."
+
+
+class HandNotOverError(ServiceError):
+    code = "hand_not_over"
+    default_message = "A hand can be replayed once it is over."

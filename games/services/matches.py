@@ -1,0 +1,210 @@
+"""Creating, joining, resigning and rematching matches.
+
+Computer matches start at once (guests allowed, never rated); a friend match waits
+for the invited player; human-vs-human matches between registered players are rated.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast
+from games.engine import RuleSet
+from games.models import Match, Seat
+
+from . import play
+from .errors import (
+    GuestNotAllowedError,
+    InvalidSettingsError,
+    InviteNotFoundError,
+    MatchNotOverError,
+    MatchNotStartedError,
+    MatchOverError,
+    NotAPlayerError,
+)
+
+BOT_LEVELS = ("easy", "medium", "hard", "expert")
+
+
+def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
+    """Validated rules: the variant's preset, or the given (tweaked) rules."""
+    if not isinstance(variant, str) or variant not in RuleSet.PRESETS:
+        raise InvalidSettingsError(
+            f"Unknown variant {variant!r}; choose one of {', '.join(RuleSet.PRESETS)}."
+        )
+    if rules is None:
+        return RuleSet.preset(variant)
+    if isinstance(rules, RuleSet):
+        return rules
+    try:
+        return RuleSet.from_dict(rules)
+    except (TypeError, ValueError) as error:
+        raise InvalidSettingsError(f"Invalid rules: {error}.") from error
+
+
+def require_registered(user: Any) -> None:
+    if not getattr(user, "is_authenticated", False):
+        raise NotAPlayerError("Sign in to play.")
+    if user.is_guest:
+        raise GuestNotAllowedError()
+
+
+def match_create_computer(
+    *,
+    user: Any,
+    level: str,
+    rules: RuleSet | Mapping[str, Any] | None = None,
+    variant: str = "default",
+) -> Match:
+    """A match against the computer at ``level``, started at once; never rated.
+
+    The human's seat is drawn at random, as is the first dealer.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise NotAPlayerError("Sign in or play as a guest first.")
+    if level not in BOT_LEVELS:
+        raise InvalidSettingsError(
+            f"Unknown computer level {level!r}; choose one of {', '.join(BOT_LEVELS)}."
+        )
+    ruleset = rules_for(variant=variant, rules=rules)
+    with transaction.atomic():
+        return create_started_match(
+            kind=Match.Kind.COMPUTER, variant=variant, rules=ruleset, rated=False,
+            players=[user, None], bot_level=level,
+        )
+
+
+def match_create_invite(
+    *, user: Any, rules: RuleSet | Mapping[str, Any] | None = None, variant: str = "default"
+) -> Match:
+    """A friend match waiting for whoever opens its invite link (``invite_token``)."""
+    require_registered(user)
+    ruleset = rules_for(variant=variant, rules=rules)
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=Match.Kind.FRIEND, variant=variant, rules=ruleset.to_dict(), rated=True,
+            invite_token=secrets.token_urlsafe(16),
+        )
+        Seat.objects.create(match=match, index=0, user=user)
+    return match
+
+
+def match_join_invite(*, user: Any, token: str) -> Match:
+    """Take the second seat of the invited match and start it; the seats are then
+    drawn at random. Opening one's own invite (or a match one already plays in)
+    returns it unchanged."""
+    require_registered(user)
+    if not isinstance(token, str) or not token:
+        raise InviteNotFoundError()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(invite_token=token).first()
+        if match is None:
+            raise InviteNotFoundError()
+        seats = list(Seat.objects.filter(match=match).order_by("index"))
+        if any(s.user_id == user.pk for s in seats):
+            return match
+        if match.status != Match.Status.WAITING:
+            raise InviteNotFoundError("This invitation has already been accepted by someone else.")
+        host = seats[0]
+        if secrets.randbelow(2):
+            host.index = 1
+            host.save(update_fields=["index"])
+            Seat.objects.create(match=match, index=0, user=user)
+        else:
+            Seat.objects.create(match=match, index=1, user=user)
+        play.start_match(match, timezone.now())
+    return match
+
+
+def match_resign(*, match: Match, user: Any) -> Match:
+    """The caller gives up: the opponent wins with the game bonus; scores stand."""
+    with transaction.atomic():
+        locked = play.lock_match(match.pk)
+        if locked is None:
+            raise MatchOverError("This match no longer exists.")
+        seat = play.require_player_in_play(locked, user)
+        play.forfeit(locked, loser=seat.index, reason=Match.EndReason.RESIGN, now=timezone.now())
+    return locked.match
+
+
+def match_rematch(*, match: Match, user: Any) -> Match | None:
+    """Ask for a rematch of a finished match.
+
+    Against the computer the new match starts at once. Between people the first
+    call offers (and returns None); the opponent's call creates it, and both are
+    told through the old match's state (``rematch.match_id``). Once it exists,
+    every call returns it.
+    """
+    with transaction.atomic():
+        locked = play.lock_match(match.pk)
+        if locked is None:
+            raise MatchOverError("This match no longer exists.")
+        seat = locked.seat_of(user)
+        if seat is None:
+            raise NotAPlayerError()
+        old = locked.match
+        if old.status == Match.Status.WAITING:
+            raise MatchNotStartedError()
+        if old.status != Match.Status.FINISHED:
+            raise MatchNotOverError()
+        existing = Match.objects.filter(rematch_of=old).order_by("pk").first()
+        if existing is not None:
+            return existing
+        bot = next((s for s in locked.seats if s.bot_level), None)
+        if bot is None and old.rematch_offered_by in (None, seat.index):
+            if old.rematch_offered_by is None:
+                old.rematch_offered_by = seat.index
+                old.version += 1
+                old.save(update_fields=["rematch_offered_by", "version"])
+                broadcast.match_state_on_commit(old.pk)
+            return None
+        players = [s.user for s in locked.seats if not s.bot_level]
+        if bot is None:
+            # The seats swap so each player gets the other side of the table.
+            players = [locked.seats[1].user, locked.seats[0].user]
+        else:
+            players = [players[0], None]
+        new = create_started_match(
+            kind=old.kind, variant=old.variant, rules=RuleSet.from_dict(old.rules),
+            rated=old.rated, players=players, bot_level=bot.bot_level if bot else "",
+            rematch_of=old,
+        )
+        old.rematch_offered_by = None
+        old.version += 1
+        old.save(update_fields=["rematch_offered_by", "version"])
+        broadcast.match_state_on_commit(old.pk)
+    return new
+
+
+def create_started_match(
+    *,
+    kind: str,
+    variant: str,
+    rules: RuleSet,
+    rated: bool,
+    players: list[Any],
+    bot_level: str = "",
+    rematch_of: Match | None = None,
+) -> Match:
+    """Create a match with two seats and deal its first hand (inside a transaction).
+
+    ``players``: two users, or one user and None for the computer's seat; the
+    computer's opponent gets a random seat.
+    """
+    match = Match.objects.create(
+        kind=kind, variant=variant, rules=rules.to_dict(), rated=rated, rematch_of=rematch_of
+    )
+    if bot_level and secrets.randbelow(2):
+        players = [players[1], players[0]]
+    for index, player in enumerate(players):
+        Seat.objects.create(
+            match=match, index=index, user=player,
+            bot_level="" if player is not None else bot_level,
+        )
+    play.start_match(match, timezone.now())
+    return match

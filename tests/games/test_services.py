@@ -1,0 +1,374 @@
+"""Services of live play on PostgreSQL: creating, moving, versions, turns, the end
+of hands and matches, resign, rematch, guests, invites and the quick-match queue."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from games import selectors, services
+from games.engine import RuleSet
+from games.models import Hand, Match, Move, QuickMatchEntry, Seat
+from games.services import errors
+from tests.games.helpers import current_state, make_user, play_one, play_out
+
+pytestmark = pytest.mark.django_db
+
+FAST = RuleSet.default().replace(target_score=50)
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return make_user(django_user_model, "alice")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return make_user(django_user_model, "bob")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return make_user(django_user_model, "carol")
+
+
+def human_seat(match: Match, user) -> Seat:
+    return Seat.objects.get(match=match, user=user)
+
+
+def computer_match_human_to_move(user, **kwargs) -> Match:
+    """A computer match advanced (by the computer) until the human is to move."""
+    match = services.match_create_computer(user=user, level="easy", **kwargs)
+    seat = human_seat(match, user)
+    while True:
+        match.refresh_from_db()
+        if match.current_seat == seat.index:
+            return match
+        assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+
+
+def snapshot(match: Match) -> tuple:
+    match.refresh_from_db()
+    hand = Hand.objects.filter(match=match).order_by("-number").first()
+    return match.version, match.status, Move.objects.filter(match=match).count(), hand.state
+
+
+def test_computer_match_starts_at_once_with_a_committed_deal(alice):
+    match = services.match_create_computer(user=alice, level="medium", variant="oklahoma")
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and match.version == 1
+    assert match.kind == Match.Kind.COMPUTER and not match.rated
+    seats = list(match.seats.order_by("index"))
+    assert sorted(bool(s.bot_level) for s in seats) == [False, True]
+    assert {s.bot_level for s in seats} == {"", "medium"}
+    hand = match.hands.get()
+    assert hand.number == 1 and hand.dealer == match.first_dealer
+    assert hand.seed_hash == hashlib.sha256(bytes(hand.seed)).hexdigest()
+    assert len(bytes(hand.seed)) == 32
+    state = current_state(match)
+    assert state.rules == RuleSet.oklahoma_gin()
+    assert match.current_seat == state.current_player == 1 - hand.dealer
+    assert match.turn_deadline - match.turn_started_at == timedelta(seconds=30)
+
+
+def test_two_deals_never_share_a_seed(alice):
+    seeds = {
+        bytes(services.match_create_computer(user=alice, level="easy").hands.get().seed)
+        for _ in range(5)
+    }
+    assert len(seeds) == 5
+
+
+def test_bad_settings_are_refused(alice):
+    with pytest.raises(errors.InvalidSettingsError, match="variant"):
+        services.match_create_computer(user=alice, level="easy", variant="poker")
+    with pytest.raises(errors.InvalidSettingsError, match="level"):
+        services.match_create_computer(user=alice, level="godlike")
+    with pytest.raises(errors.InvalidSettingsError, match="target_score"):
+        services.match_create_computer(user=alice, level="easy", rules={"target_score": 7})
+    assert Match.objects.count() == 0
+
+
+def test_move_submit_applies_logs_and_bumps_the_version(alice):
+    match = computer_match_human_to_move(alice)
+    before = match.version
+    action = current_state(match).legal_actions()[0]
+    services.move_submit(match=match, user=alice, action=action, expected_version=before)
+    match.refresh_from_db()
+    assert match.version == before + 1
+    move = Move.objects.get(match=match, seq=match.version)
+    assert move.action == action and move.seat == human_seat(match, alice).index
+    assert not move.auto
+
+
+def test_refusals_change_nothing(alice, bob):
+    match = computer_match_human_to_move(alice)
+    version = match.version
+    before = snapshot(match)
+    legal = current_state(match).legal_actions()[0]
+    cases = [
+        (bob, legal, version, errors.NotAPlayerError),
+        (alice, legal, version - 1, errors.StaleVersionError),
+        (alice, legal, version + 1, errors.StaleVersionError),
+        (alice, {"type": "teleport"}, version, errors.MalformedActionError),
+        (alice, {"type": "discard"}, version, errors.MalformedActionError),
+        (alice, "pass", version, errors.MalformedActionError),
+        (alice, {"type": "discard", "card": "ZZ"}, version, errors.MalformedActionError),
+        (alice, {"type": "big_gin"}, version, errors.IllegalActionError),
+    ]
+    for user, action, expected, error in cases:
+        with pytest.raises(error) as caught:
+            services.move_submit(match=match, user=user, action=action, expected_version=expected)
+        assert caught.value.code == error.code
+        assert snapshot(match) == before
+
+
+def test_not_your_turn(alice):
+    match = computer_match_human_to_move(alice)
+    services.move_submit(
+        match=match, user=alice, action=current_state(match).legal_actions()[0],
+        expected_version=match.version,
+    )
+    match.refresh_from_db()
+    while match.current_seat == human_seat(match, alice).index:
+        play_one(match, random.Random(1))
+        match.refresh_from_db()
+    before = snapshot(match)
+    with pytest.raises(errors.NotYourTurnError):
+        services.move_submit(
+            match=match, user=alice, action={"type": "draw", "source": "stock"},
+            expected_version=match.version,
+        )
+    assert snapshot(match) == before
+
+
+def test_bot_turn_is_idempotent(alice):
+    match = services.match_create_computer(user=alice, level="easy")
+    match.refresh_from_db()
+    bot = match.seats.exclude(bot_level="").get()
+    if match.current_seat != bot.index:
+        services.move_submit(
+            match=match, user=alice, action={"type": "pass"}, expected_version=match.version
+        )
+        match.refresh_from_db()
+    version = match.version
+    assert services.bot_turn_play(match_id=match.pk, expected_version=version)
+    assert not services.bot_turn_play(match_id=match.pk, expected_version=version)
+    assert Move.objects.filter(match=match, seat=bot.index).count() == 1
+    assert not services.bot_turn_play(match_id=10**9, expected_version=1)
+
+
+def test_move_submit_query_count_is_small_and_fixed(alice, django_assert_max_num_queries):
+    match = computer_match_human_to_move(alice)
+    action = current_state(match).legal_actions()[0]
+    with django_assert_max_num_queries(12):
+        services.move_submit(match=match, user=alice, action=action, expected_version=match.version)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_move_submitted_twice_at_once_is_applied_once(alice):
+    match = computer_match_human_to_move(alice)
+    version = match.version
+    action = current_state(match).legal_actions()[0]
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def submit() -> None:
+        try:
+            barrier.wait()
+            services.move_submit(match=match, user=alice, action=action, expected_version=version)
+            outcomes.append("applied")
+        except errors.ServiceError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["applied", "stale_version"]
+    assert Move.objects.filter(match=match, seq__gt=version).count() == 1
+
+
+def test_resign_ends_the_match_with_the_game_bonus_to_the_opponent(alice, monkeypatch):
+    finished = []
+    monkeypatch.setattr("leaderboards.hooks.match_finished", finished.append)
+    match = computer_match_human_to_move(alice)
+    version = match.version
+    services.match_resign(match=match, user=alice)
+    match.refresh_from_db()
+    loser = human_seat(match, alice).index
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.RESIGN
+    assert match.winner_seat == 1 - loser
+    assert match.version == version + 1
+    assert match.final_score["bonuses"][1 - loser]["game"] == 100
+    assert match.final_score["forfeit"] == loser
+    assert [m.pk for m in finished] == [match.pk]
+    with pytest.raises(errors.MatchOverError):
+        services.match_resign(match=match, user=alice)
+
+
+def test_a_finished_match_is_immutable(alice):
+    match = services.match_create_computer(user=alice, level="easy", rules=FAST)
+    play_out(match, random.Random(5))
+    before = snapshot(match)
+    seat = human_seat(match, alice)
+    with pytest.raises(errors.MatchOverError):
+        services.move_submit(
+            match=match, user=alice, action={"type": "pass"}, expected_version=match.version
+        )
+    with pytest.raises(errors.MatchOverError):
+        services.match_resign(match=match, user=alice)
+    assert not services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+    assert not services.clock_expire(match_id=match.pk, expected_version=match.version)
+    assert snapshot(match) == before
+    assert Seat.objects.get(pk=seat.pk).score == seat.score
+
+
+def test_rematch_against_the_computer_starts_at_once(alice):
+    match = services.match_create_computer(user=alice, level="hard", variant="straight")
+    with pytest.raises(errors.MatchNotOverError):
+        services.match_rematch(match=match, user=alice)
+    services.match_resign(match=match, user=alice)
+    new = services.match_rematch(match=match, user=alice)
+    assert new.status == Match.Status.ACTIVE and new.rematch_of_id == match.pk
+    assert new.variant == "straight" and new.rules == match.rules
+    assert new.seats.get(user=None).bot_level == "hard"
+    assert services.match_rematch(match=match, user=alice) == new
+    match.refresh_from_db()
+    message = selectors.match_state_message(match=match, user=alice)
+    assert message["match"]["rematch"]["match_id"] == new.pk
+
+
+def test_rematch_between_people_needs_both(alice, bob, carol):
+    match = services.match_create_invite(user=alice)
+    match = services.match_join_invite(user=bob, token=match.invite_token)
+    services.match_resign(match=match, user=bob)
+    match.refresh_from_db()
+    with pytest.raises(errors.NotAPlayerError):
+        services.match_rematch(match=match, user=carol)
+    assert services.match_rematch(match=match, user=alice) is None
+    assert services.match_rematch(match=match, user=alice) is None
+    match.refresh_from_db()
+    offered_by = human_seat(match, alice).index
+    assert match.rematch_offered_by == offered_by
+    new = services.match_rematch(match=match, user=bob)
+    assert new.status == Match.Status.ACTIVE and new.rated
+    assert human_seat(new, alice).index == 1 - offered_by  # the players change sides
+    match.refresh_from_db()
+    assert match.rematch_offered_by is None
+    assert selectors.match_state_message(match=match, user=bob)["match"]["rematch"] == {
+        "offered_by": None, "match_id": new.pk,
+    }
+
+
+def test_invite_join(alice, bob, carol):
+    match = services.match_create_invite(user=alice, variant="time_freedom")
+    assert match.status == Match.Status.WAITING and match.invite_token
+    with pytest.raises(errors.MatchNotStartedError):
+        services.move_submit(
+            match=match, user=alice, action={"type": "pass"}, expected_version=0
+        )
+    assert services.match_join_invite(user=alice, token=match.invite_token) == match
+    assert Match.objects.get(pk=match.pk).status == Match.Status.WAITING
+    joined = services.match_join_invite(user=bob, token=match.invite_token)
+    joined.refresh_from_db()
+    assert joined.status == Match.Status.ACTIVE and joined.rated and joined.version == 1
+    assert sorted(s.user.username for s in joined.seats.all()) == ["alice", "bob"]
+    assert joined.turn_deadline is None  # Time Freedom: no clock
+    assert services.match_join_invite(user=bob, token=match.invite_token) == joined
+    with pytest.raises(errors.InviteNotFoundError):
+        services.match_join_invite(user=carol, token=match.invite_token)
+    with pytest.raises(errors.InviteNotFoundError):
+        services.match_join_invite(user=carol, token="nope")
+
+
+def test_guests_play_the_computer_only_and_unrated(alice):
+    guest = services.guest_user_create()
+    assert guest.is_guest and not guest.has_usable_password()
+    assert re.fullmatch(r"guest-[0-9a-f]{6}", guest.username)
+    match = services.match_create_computer(user=guest, level="easy")
+    assert not match.rated
+    invite = services.match_create_invite(user=alice)
+    with pytest.raises(errors.GuestNotAllowedError):
+        services.match_create_invite(user=guest)
+    with pytest.raises(errors.GuestNotAllowedError):
+        services.match_join_invite(user=guest, token=invite.invite_token)
+    with pytest.raises(errors.GuestNotAllowedError):
+        services.quickmatch_enqueue(user=guest)
+    assert Match.objects.get(pk=invite.pk).status == Match.Status.WAITING
+
+
+def test_quick_match_pairs_compatible_players_at_once(alice, bob, carol):
+    assert services.quickmatch_enqueue(user=alice, variant="default") is None
+    assert selectors.quickmatch_status(user=alice) == {"state": "waiting", "match_id": None}
+    assert services.quickmatch_enqueue(user=alice, variant="default") is None  # not self
+    assert services.quickmatch_enqueue(user=bob, variant="oklahoma") is None
+    match = services.quickmatch_enqueue(user=carol, variant="default")
+    assert match is not None and match.kind == Match.Kind.QUICK and match.rated
+    assert match.status == Match.Status.ACTIVE
+    assert sorted(s.user.username for s in match.seats.all()) == ["alice", "carol"]
+    assert selectors.quickmatch_status(user=alice) == {"state": "matched", "match_id": match.pk}
+    assert selectors.quickmatch_status(user=bob)["state"] == "waiting"
+    assert services.quickmatch_cancel(user=bob)
+    assert selectors.quickmatch_status(user=bob)["state"] == "idle"
+    assert not QuickMatchEntry.objects.filter(match__isnull=True).exists()
+
+
+def test_quick_match_ignores_players_gone_for_long(alice, bob):
+    services.quickmatch_enqueue(user=alice)
+    QuickMatchEntry.objects.filter(user=alice).update(
+        created_at=QuickMatchEntry.objects.get(user=alice).created_at - timedelta(hours=1)
+    )
+    assert services.quickmatch_enqueue(user=bob) is None
+    assert not QuickMatchEntry.objects.filter(user=alice).exists()
+
+
+def test_state_message_shows_only_what_the_recipient_may_see(alice, bob):
+    match = computer_match_human_to_move(alice)
+    seat = human_seat(match, alice).index
+    state = current_state(match)
+    mine = selectors.match_state_message(match=match, user=alice)
+    assert mine["you"] == seat and mine["version"] == match.version
+    assert mine["view"]["hand"] == [str(c) for c in state.hands[seat]]
+    watcher = selectors.match_state_message(match=match, user=bob)
+    assert watcher["you"] is None and watcher["view"]["hand"] == []
+    for message in (mine, watcher):
+        text = repr(message)
+        assert bytes(match.hands.get().seed).hex() not in text
+        assert message["match"]["hands"] == []
+        assert message["match"]["commitment"] == match.hands.get().seed_hash
+        assert message["match"]["clock"]["turn_seconds"] == 30
+        for card in state.hands[1 - seat] + state.stock:
+            assert str(card) not in mine["view"]["hand"]
+
+
+def test_hand_replay_only_for_finished_hands(alice):
+    match = services.match_create_computer(user=alice, level="easy", rules=FAST)
+    with pytest.raises(errors.HandNotOverError):
+        selectors.hand_replay(hand=match.hands.get())
+    play_out(match, random.Random(3))
+    hand = match.hands.order_by("number").first()
+    steps = selectors.hand_replay(hand=hand)
+    assert steps[0]["move"] is None
+    assert len(steps) == 1 + hand.moves.count()
+    assert steps[-1]["views"][0]["result"] == hand.result
+
+
+def test_score_sheet_runs_hand_by_hand(alice):
+    match = services.match_create_computer(user=alice, level="easy", rules=FAST)
+    match = play_out(match, random.Random(11))
+    sheet = selectors.match_score_sheet(match=match)
+    hands = Hand.objects.filter(match=match, result__isnull=False)
+    assert len(sheet["hands"]) == hands.count()
+    assert sheet["hands"][-1]["totals"] == sheet["final"]["hand_points"]
+    assert sheet["winner"] == match.winner_seat
