@@ -1,0 +1,214 @@
+"""The leaderboard pages as a visitor and a signed-in player see them."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.models import Match, Seat
+from leaderboards.models import Rating
+from leaderboards.periods import PeriodKind, period_containing
+from leaderboards.services import board_recompute, computer_boards_recompute
+from tests.leaderboards.conftest import finish_match, make_player
+
+pytestmark = pytest.mark.django_db
+
+
+def rows(html: str) -> list[tuple[str, str]]:
+    """(position, player) of each row of the board table."""
+    body = html.split('id="board"', 1)[1].split("</table>", 1)[0]
+    return re.findall(
+        r'<td class="num">(\d+)</td>\s*<td><a href="/players/[^"]+/">([^<]+)</a>', body
+    )
+
+
+def standing(html: str) -> str:
+    text = html.split('id="your-standing">', 1)[1].split("</div>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", "", text).split())
+
+
+def make_field(count: int, *, at: datetime, prefix: str = "p") -> list:
+    """``count`` players, player i with 5 wins of 100 + i points against a sparring
+    partner (the higher i, the higher on the board). Bulk-created: fast."""
+    users = [make_player(f"{prefix}{i:03d}") for i in range(count)]
+    sparring = make_player(f"{prefix}-sparring")
+    per_match = [(i, user) for i, user in enumerate(users) for _ in range(5)]
+    matches = Match.objects.bulk_create(
+        Match(kind="quick", rules={}, status="finished", rated=True, winner_seat=0, finished_at=at)
+        for _ in per_match
+    )
+    Seat.objects.bulk_create(
+        seat
+        for match, (i, user) in zip(matches, per_match, strict=True)
+        for seat in (
+            Seat(match=match, index=0, user=user, score=100 + i, hands_won=2),
+            Seat(match=match, index=1, user=sparring, score=0),
+        )
+    )
+    return users
+
+
+def test_this_week_board_ranks_players_and_links_profiles(client):
+    now = timezone.now()
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    for _ in range(5):
+        finish_match((ann, bob), finished_at=now, scores=(100, 20))
+    finish_match((cid, ann), finished_at=now, scores=(300, 0))
+    board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    html = client.get("/leaderboards/").content.decode()
+    assert rows(html) == [("1", "ann"), ("2", "bob")]  # cid: 1 match of the 5 needed
+    assert '<a href="/players/ann/">ann</a>' in html
+    assert "Your position" not in html  # a visitor has no line of their own
+    assert 'aria-current="page">This week<' in html
+
+    client.force_login(cid)
+    html = client.get("/leaderboards/week/").content.decode()
+    assert standing(html) == (
+        "You have played 1 rated match this week (300 points): 4 more to be ranked."
+    )
+
+
+def test_own_position_is_shown_beyond_the_top_100(client):
+    now = timezone.now()
+    users = make_field(104, at=now)
+    board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    client.force_login(users[0])  # the lowest score: position 104 of 104
+    html = client.get("/leaderboards/").content.decode()
+    listed = rows(html)
+    assert len(listed) == 100
+    assert listed[0] == ("1", "p103") and listed[-1] == ("100", "p004")
+    assert "p000" not in [name for _, name in listed]
+    assert standing(html).startswith("Your position: #104 with")
+
+
+def test_a_banned_player_disappears_without_leaving_a_gap(client):
+    now = timezone.now()
+    users = make_field(4, at=now)
+    board = board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    board.finalised_at = now  # even a final board (whose ranks never change) hides them
+    board.save()
+    users[3].is_active = False  # the moderation helper's ban
+    users[3].save()
+    client.force_login(users[0])
+    html = client.get("/leaderboards/").content.decode()
+    expected = [("1", "p002"), ("2", "p001"), ("3", "p000"), ("4", "p-sparring")]
+    assert rows(html) == expected
+    assert standing(html).startswith("Your position: #3 with")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["/leaderboards/", "/leaderboards/month/", "/leaderboards/rating/", "/leaderboards/computer/"],
+)
+def test_each_tab_costs_the_same_queries_for_10_or_120_players(
+    client, settings, django_assert_num_queries, url
+):
+    settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 1
+    now = timezone.now()
+    client.force_login(make_player("viewer"))
+
+    def grow(count: int, prefix: str) -> None:
+        users = make_field(count, at=now, prefix=prefix)
+        Rating.objects.bulk_create(
+            Rating(user=u, rating=1400 + i, rated_matches=1) for i, u in enumerate(users)
+        )
+        matches = Match.objects.bulk_create(
+            Match(kind="computer", rules={}, status="finished", winner_seat=0, finished_at=now)
+            for _ in users
+        )
+        Seat.objects.bulk_create(
+            seat
+            for match, user in zip(matches, users, strict=True)
+            for seat in (
+                Seat(match=match, index=0, user=user),
+                Seat(match=match, index=1, bot_level="hard"),
+            )
+        )
+        for kind in PeriodKind:
+            board_recompute(period=period_containing(kind, now), now=now)
+        computer_boards_recompute()
+
+    grow(10, "a")
+    with CaptureQueriesContext(connection) as small:
+        assert len(rows(client.get(url).content.decode())) in (10, 11)
+    grow(110, "b")
+    with django_assert_num_queries(len(small.captured_queries)):
+        assert len(rows(client.get(url).content.decode())) == 100
+
+
+def test_past_periods_stay_browsable(client):
+    now = timezone.now()
+    last_week = period_containing(PeriodKind.WEEK, now).previous()
+    ann, bob = make_player("ann"), make_player("bob")
+    for _ in range(5):
+        finish_match((bob, ann), finished_at=last_week.start + timedelta(hours=1))
+    board_recompute(period=last_week, now=now)
+    year, week = last_week.url_args
+    html = client.get("/leaderboards/").content.decode()
+    assert f'href="/leaderboards/week/{year}/{week}/"' in html  # previous link and archive
+    html = client.get(f"/leaderboards/week/{year}/{week}/").content.decode()
+    assert rows(html) == [("1", "bob"), ("2", "ann")]
+    assert "Final board." in html
+    # Browsing never invents a future period or a non-existent one.
+    assert client.get("/leaderboards/week/2999/1/").status_code == 404
+    assert client.get("/leaderboards/week/2026/60/").status_code == 404
+    assert client.get("/leaderboards/month/2026/13/").status_code == 404
+
+
+def test_a_month_without_a_board_says_so(client):
+    html = client.get("/leaderboards/month/2020/2/").content.decode()
+    assert "February 2020" in html and "No board for this month yet." in html
+
+
+def test_rating_board_and_own_rating(client):
+    ann, bob, guest = make_player("ann"), make_player("bob"), make_player("g-1", guest=True)
+    banned = make_player("banned", active=False)
+    Rating.objects.bulk_create(
+        [
+            Rating(user=ann, rating=1620.4, deviation=80, rated_matches=12),
+            Rating(user=bob, rating=1620.4, deviation=90, rated_matches=3),
+            Rating(user=banned, rating=2000, rated_matches=40),
+            Rating(user=guest, rating=1900, rated_matches=1),
+        ]
+    )
+    client.force_login(bob)
+    html = client.get("/leaderboards/rating/").content.decode()
+    assert rows(html) == [("1", "ann"), ("2", "bob")]  # tie: the earlier account first
+    assert standing(html) == "Your position: #2 with a rating of 1620 ± 90."
+    client.force_login(make_player("newcomer"))
+    html = client.get("/leaderboards/rating/").content.decode()
+    assert "You are not rated yet" in standing(html)
+
+
+def test_computer_boards_rank_win_rate_per_level(client, settings):
+    settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 3
+    at = datetime(2026, 1, 5, tzinfo=UTC)
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    guest = make_player("guest-0a0a0a", guest=True)
+    for user, wins, losses in [(ann, 3, 1), (bob, 4, 0), (cid, 1, 1), (guest, 9, 0)]:
+        for i in range(wins + losses):
+            finish_match(
+                (None, user) if i % 2 else (user, None),
+                finished_at=at,
+                winner=(1 if i % 2 else 0) if i < wins else (0 if i % 2 else 1),
+                bot_level="expert",
+                rated=False,
+            )
+    for _ in range(3):
+        finish_match((cid, None), finished_at=at, bot_level="hard", rated=False)
+    computer_boards_recompute()
+    computer_boards_recompute()  # idempotent
+    client.force_login(cid)
+    html = client.get("/leaderboards/computer/expert/").content.decode()
+    assert rows(html) == [("1", "bob"), ("2", "ann")]  # 100 %, 75 %; cid has 2 of 3 matches
+    assert "100%" in html and "75%" in html
+    assert standing(html) == (
+        "You have played 2 matches against the expert computer: 1 more to be ranked."
+    )
+    html = client.get("/leaderboards/computer/").content.decode()
+    assert rows(html) == [("1", "cid")]
+    assert standing(html).startswith("Your position: #1")
+    assert client.get("/leaderboards/computer/easy/").status_code == 404

@@ -1,0 +1,123 @@
+"""Glicko-2 ratings: applied once per rated match, through the on-commit task."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import transaction
+
+from ginsite.celery import app as celery_app
+from leaderboards import hooks
+from leaderboards.models import Rating, RatingChange
+from leaderboards.selectors import rating_chart
+from leaderboards.services import rating_apply_match, ratings_apply_pending
+from tests.leaderboards.conftest import finish_match, make_player
+
+pytestmark = pytest.mark.django_db
+
+AT = datetime(2026, 11, 20, 12, tzinfo=UTC)
+
+
+def rating_of(user) -> tuple[int, int]:
+    r = Rating.objects.get(user=user)
+    return round(r.rating), r.rated_matches
+
+
+def test_a_rated_match_moves_both_ratings_once():
+    ann, bob = make_player("ann"), make_player("bob")
+    match = finish_match((ann, bob), finished_at=AT, winner=0)
+    assert rating_apply_match(match_id=match.pk) is True
+    assert rating_of(ann) == (1662, 1)  # two new players: +/-162 on Glicko-2's defaults
+    assert rating_of(bob) == (1338, 1)
+    assert Rating.objects.get(user=ann).deviation == pytest.approx(290.3, abs=0.1)
+    # A redelivered task, or the sweep, changes nothing.
+    assert rating_apply_match(match_id=match.pk) is False
+    assert ratings_apply_pending() == 0
+    assert rating_of(ann) == (1662, 1)
+    assert RatingChange.objects.filter(match=match).count() == 2
+    change = RatingChange.objects.get(match=match, user=bob)
+    assert (round(change.rating_before), round(change.delta), change.at) == (1500, -162, AT)
+
+
+def test_a_draw_between_equals_keeps_the_ratings():
+    ann, bob = make_player("ann"), make_player("bob")
+    match = finish_match((ann, bob), finished_at=AT, winner=None)
+    rating_apply_match(match_id=match.pk)
+    assert rating_of(ann) == (1500, 1) == rating_of(bob)
+
+
+def test_unrated_computer_and_unknown_matches_are_not_applied():
+    ann, bob = make_player("ann"), make_player("bob")
+    guest = make_player("guest-77aa00", guest=True)
+    unrated = finish_match((ann, bob), finished_at=AT, rated=False)
+    computer = finish_match((ann, None), finished_at=AT, rated=False, bot_level="expert")
+    with_guest = finish_match((ann, guest), finished_at=AT, rated=True)
+    for match in (unrated, computer, with_guest):
+        assert rating_apply_match(match_id=match.pk) is False
+    assert rating_apply_match(match_id=999_999) is False
+    assert ratings_apply_pending() == 0
+    assert not Rating.objects.exists()
+
+
+def test_the_sweep_applies_missed_matches_oldest_first():
+    ann, bob = make_player("ann"), make_player("bob")
+    first = finish_match((ann, bob), finished_at=AT, winner=1)
+    second = finish_match((ann, bob), finished_at=AT + timedelta(hours=1), winner=0)
+    assert ratings_apply_pending() == 2
+    assert rating_of(ann)[1] == 2
+    history = list(RatingChange.objects.filter(user=ann).order_by("at"))
+    assert [c.match_id for c in history] == [first.pk, second.pk]
+    assert history[0].rating < 1500 < history[1].rating
+    assert history[1].rating_before == history[0].rating
+
+
+@pytest.fixture
+def eager_celery():
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
+def test_finishing_a_rated_match_updates_ratings_after_commit(
+    eager_celery, django_capture_on_commit_callbacks
+):
+    ann, bob = make_player("ann"), make_player("bob")
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with transaction.atomic():
+            match = finish_match((ann, bob), finished_at=AT, winner=1)
+            hooks.match_finished(match)
+            assert not Rating.objects.exists()  # nothing before the commit
+    assert len(callbacks) == 1
+    assert rating_of(bob) == (1662, 1)
+
+
+def test_a_rolled_back_or_unrated_finish_enqueues_nothing(django_capture_on_commit_callbacks):
+    ann, bob = make_player("ann"), make_player("bob")
+    with django_capture_on_commit_callbacks() as callbacks:
+        hooks.match_finished(finish_match((ann, bob), finished_at=AT, rated=False))
+    assert callbacks == []
+    with django_capture_on_commit_callbacks() as callbacks:
+        try:
+            with transaction.atomic():
+                hooks.match_finished(finish_match((ann, bob), finished_at=AT))
+                raise RuntimeError("the finishing transaction fails")
+        except RuntimeError:
+            pass
+    assert callbacks == []
+
+
+def test_rating_chart_draws_the_history():
+    ann, bob = make_player("ann"), make_player("bob")
+    assert rating_chart(user=ann).current is None
+    for hours, winner in enumerate([0, 0, 1]):
+        match = finish_match((ann, bob), finished_at=AT + timedelta(hours=hours), winner=winner)
+        rating_apply_match(match_id=match.pk)
+    chart = rating_chart(user=ann, width=300, height=100)
+    points = [tuple(map(float, p.split(","))) for p in chart.points.split()]
+    assert len(points) == 4  # the starting 1500 and one point per match
+    ys = [y for _, y in points]
+    assert ys[0] > ys[1] > ys[2] < ys[3]  # up, up, down (SVG y grows downwards)
+    assert min(ys) == 4 and max(ys) == 96  # spans the box inside its padding
+    # The loss to the (now much lower) bob costs more than the first win gained.
+    current = round(Rating.objects.get(user=ann).rating)
+    assert chart.low == chart.current == current < 1500 < chart.high
+    assert chart.matches == 3
