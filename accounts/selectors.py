@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.models import Hand, Match, Seat
 
-from .models import Ban, Mute, Profile, User
+from .models import Ban, Mute, Profile, User, Warning
 
 
 def active_mute(*, user: User) -> Mute | None:
@@ -22,6 +22,10 @@ def active_mute(*, user: User) -> Mute | None:
 
 def active_ban(*, user: User) -> Ban | None:
     return Ban.objects.filter(user=user, lifted_at__isnull=True).first()
+
+
+def recent_warnings(*, user: User, limit: int = 10) -> list[Warning]:
+    return list(Warning.objects.filter(user=user)[:limit])
 
 
 def profile_get(*, user: User) -> Profile:

@@ -7,6 +7,7 @@ tells the affected sockets after commit (games/chat/broadcast.py)."""
 
 from datetime import timedelta
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group, Permission
 from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied
@@ -17,6 +18,8 @@ from django.utils import timezone
 from games.chat import broadcast
 from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
+from games.models import Match
+from games.services import ServiceError, match_resign
 
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
@@ -112,10 +115,6 @@ def _delete_sessions(user: User) -> int:
 
 def _resign_open_matches(user: User) -> list[int]:
     """Resign the user's unfinished matches (the opponent wins); returns their ids."""
-    from games.models import Match
-    from games.services.errors import ServiceError
-    from games.services.matches import match_resign
-
     resigned = []
     open_matches = Match.objects.filter(
         seats__user=user, status__in=[Match.Status.WAITING, Match.Status.ACTIVE]
@@ -334,8 +333,6 @@ def profile_update(
 def account_delete(*, user: User) -> None:
     """Delete a player's account: personal data goes, the username becomes
     ``deleted-<id>`` (shown as "deleted player"), matches and their scores stay."""
-    from allauth.account.models import EmailAddress
-
     if user.is_staff or user.is_superuser:
         raise AccountError("Staff accounts are deleted by an administrator.")
     with transaction.atomic():
@@ -361,3 +358,63 @@ def account_delete(*, user: User) -> None:
             details={"resigned_matches": resigned},
         )
         broadcast.user_logout(user_id=locked.pk, reason="This account has been deleted.")
+
+
+# --- The report queue ---------------------------------------------------------------
+
+MUTE_DURATIONS = {
+    "15m": timedelta(minutes=15),
+    "1h": timedelta(hours=1),
+    "24h": timedelta(hours=24),
+    "7d": timedelta(days=7),
+    "30d": timedelta(days=30),
+}
+REPORT_ACTIONS = ("dismiss", "hide", "warn", "mute", "ban")
+
+
+def report_resolve(
+    *,
+    staff: User,
+    report: ChatReport,
+    action: str,
+    reason: str,
+    duration: str | None = None,
+    also_hide: bool = False,
+) -> str:
+    """Resolve a report with one action on its message's author (optionally hiding the
+    message too); returns a sentence saying what was done."""
+    _require_moderator(staff)
+    if action not in REPORT_ACTIONS:
+        raise AccountError(f"Unknown action {action!r}.")
+    if report.status != ChatReport.Status.OPEN:
+        raise AccountError(f"Report {report.pk} is already resolved.")
+    message = report.message
+    author = message.author
+    with transaction.atomic():
+        if action == "dismiss":
+            report_dismiss(staff=staff, report=report, reason=reason)
+            return f"Report {report.pk} dismissed."
+        if action == "hide":
+            message_hide(staff=staff, message=message, reason=reason, report=report)
+            return f"Message {message.pk} hidden."
+        if action == "warn":
+            user_warn(staff=staff, user=author, reason=reason, report=report)
+            done = f"{author.username} warned"
+        elif action == "mute":
+            if duration not in MUTE_DURATIONS:
+                raise AccountError("Choose how long the mute lasts.")
+            mute = user_mute(
+                staff=staff,
+                user=author,
+                duration=MUTE_DURATIONS[duration],
+                reason=reason,
+                report=report,
+            )
+            done = f"{author.username} muted until {mute.until:%Y-%m-%d %H:%M} UTC"
+        else:
+            user_ban(staff=staff, user=author, reason=reason, report=report)
+            done = f"{author.username} banned"
+        if also_hide and not message.hidden:
+            message_hide(staff=staff, message=message, reason=reason, report=report)
+            done += " and the message hidden"
+    return done + "."

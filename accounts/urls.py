@@ -1,4 +1,14 @@
-"""Player pages (profiles)."""
+"""Player pages, mounted at /players/ (``settings`` and ``etiquette`` are reserved
+usernames: ACCOUNT_USERNAME_BLACKLIST)."""
+
+from django.urls import path
+
+from . import views
 
 app_name = "accounts"
-urlpatterns: list = []
+urlpatterns = [
+    path("settings/", views.account_settings, name="settings"),
+    path("settings/delete/", views.account_delete, name="delete"),
+    path("etiquette/", views.etiquette, name="etiquette"),
+    path("<str:username>/", views.profile, name="profile"),
+]

@@ -10,6 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls")),
+    path("chat/", include("games.chat.urls")),
     path("leaderboards/", include("leaderboards.urls")),
     path("", include("games.urls")),
 ]

@@ -31,12 +31,9 @@ def _send_on_commit(group: str, event: dict) -> None:
     transaction.on_commit(send)
 
 
-def chat_message_sent(
-    *, match_id: int | None, author_id: int, message: dict, version: int | None
-) -> None:
+def chat_message_sent(*, match_id: int | None, author_id: int, message: dict) -> None:
     _send_on_commit(
-        room_group(match_id),
-        {"type": "chat.message", "author_id": author_id, "message": message, "version": version},
+        room_group(match_id), {"type": "chat.message", "author_id": author_id, "message": message}
     )
 
 

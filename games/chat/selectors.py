@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from accounts.models import User
-from games.models import Match, Seat
+from games.models import Seat
 
 from .models import ChatMessage, UserBlock
 
@@ -30,6 +30,11 @@ def blocked_users(*, user: User) -> list[User]:
     return [b.blocked for b in UserBlock.objects.filter(blocker=user).select_related("blocked")]
 
 
+def player_by_username(*, username: str) -> User | None:
+    """A registered player (banned ones included, so they can be unblocked)."""
+    return User.objects.filter(username=username, is_guest=False).first()
+
+
 def seat_of(*, user: User, match_id: int) -> int | None:
     """The seat index ``user`` holds in the match, or None for a spectator."""
     if not user.is_authenticated:
@@ -44,10 +49,6 @@ def chat_can_read(*, user: User, match_id: int | None) -> bool:
     if match_id is None:
         return True
     return settings.CHAT_SPECTATORS_CAN_READ or seat_of(user=user, match_id=match_id) is not None
-
-
-def match_version(*, match_id: int) -> int:
-    return Match.objects.filter(pk=match_id).values_list("version", flat=True).first() or 0
 
 
 def message_to_dict(message: ChatMessage) -> dict:

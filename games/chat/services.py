@@ -16,7 +16,7 @@ from accounts.selectors import active_mute
 
 from . import broadcast
 from .models import ChatMessage, ChatReport, UserBlock, WordFilter
-from .selectors import blocked_user_ids, chat_can_read, match_version, message_to_dict, seat_of
+from .selectors import blocked_user_ids, chat_can_read, message_to_dict, seat_of
 
 
 class ChatError(Exception):
@@ -113,7 +113,6 @@ def chat_post(*, user: User, text: object, match_id: int | None = None) -> ChatM
             match_id=match_id,
             author_id=user.pk,
             message=message_to_dict(message),
-            version=match_version(match_id=match_id) if match_id is not None else None,
         )
     return message
 

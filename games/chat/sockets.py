@@ -25,19 +25,16 @@ class ChatSocketMixin:
     chat_user = None
     chat_blocked: frozenset[int] = frozenset()
     chat_groups: tuple[str, ...] = ()
-    chat_last_version: int = 0
 
     async def chat_send(self, payload: dict) -> None:
         await self.send(text_data=json.dumps(payload))
 
-    def _chat_versioned(self, payload: dict, version: int | None) -> dict:
-        # Messages on a match socket carry the match version, like every message there
-        # (the last one this socket saw when the event itself has none).
+    def _chat_versioned(self, payload: dict) -> dict:
+        # On a match socket every message carries the match version this socket last
+        # sent (the match consumer's ``version``); lobby messages have none.
         if self.chat_match_id is None:
             return payload
-        if version is not None:
-            self.chat_last_version = max(self.chat_last_version, version)
-        return {"type": payload["type"], "version": self.chat_last_version, **payload}
+        return {"type": payload["type"], "version": getattr(self, "version", 0), **payload}
 
     async def chat_connect(self, *, user: object, match_id: int | None) -> None:
         """Join ``user.<id>`` and, if the user may read the room, its group; then send
@@ -56,28 +53,22 @@ class ChatSocketMixin:
             await self.channel_layer.group_add(group, self.channel_name)
         self.chat_groups = tuple(groups)
         if readable:
-            history, blocked, version = await database_sync_to_async(self._chat_snapshot)()
+            history, blocked = await database_sync_to_async(self._chat_snapshot)()
             self.chat_blocked = frozenset(blocked)
             await self.chat_send(
-                self._chat_versioned({"type": "chat_history", "messages": history}, version)
+                self._chat_versioned({"type": "chat_history", "messages": history})
             )
 
-    def _chat_snapshot(self) -> tuple[list[dict], set[int], int | None]:
+    def _chat_snapshot(self) -> tuple[list[dict], set[int]]:
         history = selectors.chat_history(user=self.chat_user, match_id=self.chat_match_id)
-        blocked = selectors.blocked_user_ids(user=self.chat_user)
-        version = (
-            selectors.match_version(match_id=self.chat_match_id)
-            if self.chat_match_id is not None
-            else None
-        )
-        return history, blocked, version
+        return history, selectors.blocked_user_ids(user=self.chat_user)
 
     async def chat_disconnect(self) -> None:
         for group in self.chat_groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         self.chat_groups = ()
 
-    async def chat_receive(self, content: dict, *, version: int | None = None) -> None:
+    async def chat_receive(self, content: dict) -> None:
         """Handle a client ``{"type": "chat", "text": ...}``: post it, or answer this
         socket alone with an ``error`` (the socket stays open)."""
         try:
@@ -87,7 +78,7 @@ class ChatSocketMixin:
         except services.ChatError as error:
             await self.chat_send(
                 self._chat_versioned(
-                    {"type": "error", "code": error.code, "message": error.message}, version
+                    {"type": "error", "code": error.code, "message": error.message}
                 )
             )
 
@@ -96,17 +87,15 @@ class ChatSocketMixin:
     async def chat_message(self, event: dict) -> None:
         if event["author_id"] in self.chat_blocked:
             return
-        await self.chat_send(
-            self._chat_versioned({"type": "chat", "message": event["message"]}, event["version"])
-        )
+        await self.chat_send(self._chat_versioned({"type": "chat", "message": event["message"]}))
 
     async def chat_hidden(self, event: dict) -> None:
-        await self.chat_send(self._chat_versioned({"type": "chat_hidden", "id": event["id"]}, None))
+        await self.chat_send(self._chat_versioned({"type": "chat_hidden", "id": event["id"]}))
 
     async def chat_notice(self, event: dict) -> None:
         await self.chat_send(
             self._chat_versioned(
-                {"type": "chat_notice", "code": event["code"], "text": event["text"]}, None
+                {"type": "chat_notice", "code": event["code"], "text": event["text"]}
             )
         )
 
@@ -116,7 +105,7 @@ class ChatSocketMixin:
     async def user_logout(self, event: dict) -> None:
         await self.chat_send(
             self._chat_versioned(
-                {"type": "error", "code": "account_closed", "message": event["reason"]}, None
+                {"type": "error", "code": "account_closed", "message": event["reason"]}
             )
         )
         await self.close(code=CLOSE_ACCOUNT_CLOSED)

@@ -1,0 +1,221 @@
+// The chat panel (templates/chat/_panel.html): lobby chat over its own WebSocket
+// (/ws/lobby/), table chat over the match page's socket (table.js relays its
+// frames as "gin:socket-message" events and sends what we dispatch as
+// "gin:socket-send"). Messages are plain text: everything a user wrote is put in
+// the page with textContent, never parsed as HTML.
+
+const panel = document.querySelector("[data-chat]");
+if (panel) mount(panel);
+
+const CHAT_ERRORS = new Set([
+  "muted", "rate_limited", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed",
+]);
+const CLOSE_FINAL = new Set([4001, 4003]);
+
+function mount(root) {
+  const $ = (sel) => root.querySelector(sel);
+  const log = $("[data-chat-log]");
+  if (!log) return;  // the viewer may not read this room
+  const notice = $("[data-chat-notice]");
+  const form = $("[data-chat-form]");
+  const input = $("[data-chat-input]");
+  const me = root.dataset.me;
+  let waiting = false;  // a message of ours is on its way (to attribute an error to chat)
+
+  const transport = root.dataset.room === "table" ? tableTransport(onMessage) : lobbyTransport(root.dataset.wsPath, onMessage);
+
+  function showNotice(text, kind = "error") {
+    notice.textContent = text;
+    notice.dataset.kind = kind;
+    notice.hidden = !text;
+  }
+
+  function timeOf(iso) {
+    const d = new Date(iso);
+    return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function messageItem(m) {
+    const li = document.createElement("li");
+    li.className = "chat-msg";
+    li.dataset.id = String(m.id);
+    li.dataset.author = m.author;
+    if (m.author === me) li.classList.add("chat-msg--mine");
+    const time = document.createElement("time");
+    time.className = "chat-msg__time";
+    time.dateTime = m.created_at;
+    time.textContent = timeOf(m.created_at);
+    const who = document.createElement("span");
+    who.className = "chat-msg__author";
+    who.textContent = m.author;
+    const text = document.createElement("span");
+    text.className = "chat-msg__text";
+    text.textContent = m.text;
+    li.append(time, who, text);
+    if (me && m.author !== me && m.author !== "deleted player") {
+      const tools = document.createElement("span");
+      tools.className = "chat-msg__tools";
+      tools.append(
+        toolButton("⚑", `Report this message from ${m.author}`, "report", () => openReport(m)),
+        toolButton("⊘", `Block ${m.author}`, "block", () => block(m)),
+      );
+      li.append(tools);
+    }
+    return li;
+  }
+
+  function toolButton(symbol, label, kind, onClick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chat-tool";
+    b.dataset.chatTool = kind;
+    b.textContent = symbol;
+    b.title = label;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  function append(m) {
+    if (log.querySelector(`[data-id="${CSS.escape(String(m.id))}"]`)) return;
+    const nearBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    log.append(messageItem(m));
+    while (log.children.length > 200) log.firstElementChild.remove();
+    if (nearBottom || m.author === me) log.scrollTop = log.scrollHeight;
+  }
+
+  function onMessage(data) {
+    switch (data.type) {
+      case "chat_history":
+        log.replaceChildren(...data.messages.map(messageItem));
+        log.scrollTop = log.scrollHeight;
+        break;
+      case "chat":
+        if (data.message.author === me) {
+          waiting = false;
+          if (notice.dataset.kind === "error") showNotice("");
+        }
+        append(data.message);
+        break;
+      case "chat_hidden":
+        log.querySelector(`[data-id="${CSS.escape(String(data.id))}"]`)?.remove();
+        break;
+      case "chat_notice":
+        showNotice(data.text, data.code === "unmuted" ? "info" : "error");
+        break;
+      case "error":
+        if (CHAT_ERRORS.has(data.code) || (waiting && data.code === "not_a_player")) {
+          waiting = false;
+          showNotice(data.message || data.code);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  function send(text) {
+    text = text.trim();
+    if (!text) return;
+    if (!transport.send({ type: "chat", text })) {
+      showNotice("Not connected: your message was not sent.");
+      return;
+    }
+    waiting = true;
+    if (input && input.value.trim() === text) input.value = "";
+  }
+
+  form?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    send(input.value);
+  });
+  for (const chip of root.querySelectorAll("[data-chat-quick]")) {
+    chip.addEventListener("click", () => send(chip.dataset.chatQuick));
+  }
+
+  // --- report and block (HTTP, CSRF-protected) -----------------------------------
+  async function post(url, body) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": root.dataset.csrf },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+    });
+    let reply = {};
+    try { reply = await response.json(); } catch { reply = { message: "The server did not answer." }; }
+    return { ok: response.ok, reply };
+  }
+
+  const dialog = $("[data-chat-report]");
+  let reporting = null;
+  function openReport(m) {
+    reporting = m;
+    dialog.querySelector("[data-chat-report-quote]").textContent = `${m.author}: ${m.text}`;
+    dialog.querySelector("[data-chat-report-form]").reset();
+    dialog.showModal();
+  }
+  dialog.addEventListener("close", async () => {
+    const m = reporting;
+    reporting = null;
+    if (!m || dialog.returnValue !== "report") return;
+    const fields = new FormData(dialog.querySelector("[data-chat-report-form]"));
+    const url = root.dataset.reportUrl.replace("/0/report/", `/${encodeURIComponent(m.id)}/report/`);
+    const { ok, reply } = await post(url, { reason: fields.get("reason"), comment: fields.get("comment") });
+    showNotice(reply.message || (ok ? "Report sent." : "The report was not sent."), ok ? "info" : "error");
+  });
+
+  async function block(m) {
+    if (!window.confirm(`Block ${m.author}? You will no longer see their messages or be paired with them.`)) return;
+    const { ok, reply } = await post(root.dataset.blockUrl, { message: m.id });
+    if (ok) {
+      for (const li of log.querySelectorAll(".chat-msg")) {
+        if (li.dataset.author === m.author) li.remove();
+      }
+    }
+    showNotice(reply.message || "", ok ? "info" : "error");
+  }
+}
+
+// --- transports ------------------------------------------------------------------
+
+/** The table page's match socket, owned by table.js. */
+function tableTransport(onMessage) {
+  document.addEventListener("gin:socket-message", (event) => onMessage(event.detail));
+  return {
+    send(obj) {
+      const event = new CustomEvent("gin:socket-send", { detail: obj, cancelable: true });
+      // table.js cancels the event once the frame is on an open socket.
+      return !document.dispatchEvent(event);
+    },
+  };
+}
+
+/** The lobby's own socket, reconnecting with backoff (not after a ban or sign-out). */
+function lobbyTransport(path, onMessage) {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+  let ws = null;
+  let attempt = 0;
+  function connect() {
+    ws = new WebSocket(url);
+    ws.addEventListener("open", () => { attempt = 0; });
+    ws.addEventListener("message", (event) => {
+      let data;
+      try { data = JSON.parse(event.data); } catch { return; }
+      onMessage(data);
+    });
+    ws.addEventListener("close", (event) => {
+      if (CLOSE_FINAL.has(event.code)) return;
+      const delay = Math.min(15000, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
+      attempt += 1;
+      setTimeout(connect, delay);
+    });
+  }
+  connect();
+  return {
+    send(obj) {
+      if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+      ws.send(JSON.stringify(obj));
+      return true;
+    },
+  };
+}
