@@ -1,8 +1,330 @@
-"""Thin HTTP views: parse the request, call one service or selector, render."""
+"""Thin HTTP views of the games app: the lobby, the table page, my matches, score
+sheets and replays. Each parses the request, calls one service or selector and
+renders; the live game itself runs over the WebSocket (games/consumers.py)."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from games import selectors, services
+from games.forms import ComputerMatchForm, RulesForm, rules_summary
+from games.models import Hand, Match
+from games.services.errors import ServiceError
+
+GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
+RESULT_LABELS = {
+    "knock": "Knock",
+    "gin": "Gin",
+    "big_gin": "Big gin",
+    "undercut": "Undercut",
+    "draw": "Draw (wall)",
+}
+
+
+def _lobby_forms(data: Any = None, which: str = "") -> dict[str, RulesForm]:
+    """The three lobby forms; only the submitted one is bound to ``data``."""
+    return {
+        "computer_form": ComputerMatchForm(
+            data if which == "computer" else None, prefix="computer"
+        ),
+        "friend_form": RulesForm(data if which == "friend" else None, prefix="friend"),
+        "quick_form": RulesForm(data if which == "quick" else None, prefix="quick"),
+    }
+
+
+def _match_rows(user: Any) -> dict[str, list[dict[str, Any]]]:
+    """The user's matches split into ongoing and finished, ready for templates."""
+    ongoing: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
+    for match in selectors.matches_for_user(user=user):
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        other = next((s for s in seats if s is not mine), None)
+        if other is None:
+            opponent = "waiting for an opponent"
+        elif other.bot_level:
+            opponent = f"Computer ({other.bot_level})"
+        else:
+            opponent = other.user.display_name if other.user else "deleted player"
+        row = {
+            "match": match,
+            "opponent": opponent,
+            "my_score": mine.score if mine else 0,
+            "their_score": other.score if other else 0,
+            "won": match.winner_seat is not None and mine is not None
+            and match.winner_seat == mine.index,
+            "summary": rules_summary(match.rules, match.variant),
+        }
+        (finished if match.status == Match.Status.FINISHED else ongoing).append(row)
+    return {"ongoing": ongoing, "finished": finished}
+
+
+def _render_home(
+    request: HttpRequest, forms: dict[str, RulesForm], status: int = 200
+) -> HttpResponse:
+    context: dict[str, Any] = dict(forms)
+    if request.user.is_authenticated:
+        context.update(_match_rows(request.user))
+        if not request.user.is_guest:
+            context["quick"] = selectors.quickmatch_status(user=request.user)
+    return render(request, "home.html", context, status=status)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The lobby: what the site is, the three ways to play, my ongoing matches."""
+    return _render_home(request, _lobby_forms())
+
+
+def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    messages.error(request, error.message)
+    return redirect("games:home")
+
+
+@require_POST
+def play_guest(request: HttpRequest) -> HttpResponse:
+    """Play without registering: a guest account is created and signed in."""
+    if not request.user.is_authenticated:
+        login(request, services.guest_user_create(), backend=GUEST_BACKEND)
+        messages.info(
+            request,
+            "You are playing as a guest. Sign up any time to keep your match history.",
+        )
+    return redirect("games:home")
+
+
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """Start a match against the computer; an anonymous visitor plays as a guest."""
+    forms = _lobby_forms(request.POST, "computer")
+    form = forms["computer_form"]
+    if not form.is_valid():
+        return _render_home(request, forms, status=400)
+    if not request.user.is_authenticated:
+        login(request, services.guest_user_create(), backend=GUEST_BACKEND)
+    try:
+        match = services.match_create_computer(
+            user=request.user,
+            level=form.cleaned_data["level"],
+            rules=form.rules(),
+            variant=form.cleaned_data["variant"],
+        )
+    except ServiceError as error:
+        return _service_error(request, error)
+    return redirect("games:table", match_id=match.pk)
+
+
+def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={reverse('games:home')}")
+    if request.user.is_guest:
+        messages.info(request, "Guests can play the computer. Sign up to play other people.")
+        return redirect("games:home")
+    return None
+
+
+@require_POST
+def play_friend(request: HttpRequest) -> HttpResponse:
+    """Create a match waiting for a friend; its page shows the invite link."""
+    refused = _registered_or_redirect(request)
+    if refused:
+        return refused
+    forms = _lobby_forms(request.POST, "friend")
+    form = forms["friend_form"]
+    if not form.is_valid():
+        return _render_home(request, forms, status=400)
+    try:
+        match = services.match_create_invite(
+            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+        )
+    except ServiceError as error:
+        return _service_error(request, error)
+    return redirect("games:table", match_id=match.pk)
+
+
+@require_POST
+def play_quick(request: HttpRequest) -> HttpResponse:
+    """Join the quick-match queue: paired at once, or wait on the lobby page."""
+    refused = _registered_or_redirect(request)
+    if refused:
+        return refused
+    forms = _lobby_forms(request.POST, "quick")
+    form = forms["quick_form"]
+    if not form.is_valid():
+        return _render_home(request, forms, status=400)
+    try:
+        match = services.quickmatch_enqueue(
+            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+        )
+    except ServiceError as error:
+        return _service_error(request, error)
+    if match is not None:
+        return redirect("games:table", match_id=match.pk)
+    messages.info(request, "Looking for an opponent with the same settings…")
+    return redirect("games:home")
+
+
+@require_POST
+@login_required
+def quick_cancel(request: HttpRequest) -> HttpResponse:
+    """Leave the quick-match queue."""
+    if services.quickmatch_cancel(user=request.user):
+        messages.info(request, "You left the quick-match queue.")
+    return redirect("games:home")
+
+
+@require_GET
+@login_required
+def quick_status(request: HttpRequest) -> JsonResponse:
+    """Polled by the lobby while waiting: idle, waiting, or matched (with its page)."""
+    status = selectors.quickmatch_status(user=request.user)
+    if status["match_id"] is not None:
+        status["url"] = reverse("games:table", kwargs={"match_id": status["match_id"]})
+    return JsonResponse(status)
+
+
+@login_required
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: GET shows who invites and the rules; POST takes the seat."""
+    match = Match.objects.filter(invite_token=token).first()
+    if match is None:
+        raise Http404("This invitation does not exist.")
+    if request.method == "POST":
+        try:
+            match = services.match_join_invite(user=request.user, token=token)
+        except ServiceError as error:
+            return _service_error(request, error)
+        return redirect("games:table", match_id=match.pk)
+    if selectors.seat_for_user(match=match, user=request.user) is not None:
+        return redirect("games:table", match_id=match.pk)
+    host = match.seats.select_related("user").first()
+    return render(
+        request,
+        "games/join.html",
+        {
+            "match": match,
+            "host": host.user.display_name if host and host.user else "a player",
+            "summary": rules_summary(match.rules, match.variant),
+            "taken": match.status != Match.Status.WAITING,
+            "guest": request.user.is_guest,
+        },
+    )
+
+
+def table(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The table page; the game state itself arrives over the WebSocket."""
+    match = get_object_or_404(Match, pk=match_id)
+    you = selectors.seat_for_user(match=match, user=request.user)
+    invite_url = None
+    if match.status == Match.Status.WAITING and match.invite_token and you is not None:
+        invite_url = request.build_absolute_uri(
+            reverse("games:join", kwargs={"token": match.invite_token})
+        )
+    config = {
+        "matchId": match.pk,
+        "wsPath": f"/ws/match/{match.pk}/",
+        "matchUrlTemplate": reverse("games:table", kwargs={"match_id": 0}).replace(
+            "/0/", "/__ID__/"
+        ),
+        "dealUrlTemplate": reverse("games:deal", kwargs={"match_id": match.pk, "number": 0})
+        .replace("/hand/0/", "/hand/__N__/"),
+    }
+    return render(
+        request,
+        "games/table.html",
+        {
+            "match": match,
+            "table_config": config,
+            "invite_url": invite_url,
+            "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
+        },
+    )
+
+
+@login_required
+def my_matches(request: HttpRequest) -> HttpResponse:
+    """Ongoing matches (resume) and finished ones (score sheet, replays)."""
+    return render(request, "games/my_matches.html", _match_rows(request.user))
+
+
+def _visible_match(request: HttpRequest, match_id: int) -> Match:
+    """A match whose record the user may read: a finished match, or one they play."""
+    match = get_object_or_404(Match, pk=match_id)
+    if match.status != Match.Status.FINISHED and (
+        selectors.seat_for_user(match=match, user=request.user) is None
+    ):
+        raise Http404("Only the players can see the record of a match in progress.")
+    return match
+
+
+def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Hand by hand: who dealt, how it ended, the points and the running totals."""
+    match = _visible_match(request, match_id)
+    sheet = selectors.match_score_sheet(match=match)
+    for row in sheet["hands"]:
+        row["label"] = RESULT_LABELS.get(row["kind"], row["kind"])
+    return render(
+        request,
+        "games/score_sheet.html",
+        {
+            "match": match,
+            "sheet": sheet,
+            "summary": rules_summary(match.rules, match.variant),
+            "you": selectors.seat_for_user(match=match, user=request.user),
+        },
+    )
+
+
+def _replay_steps(request: HttpRequest, match_id: int, number: int) -> tuple[Match, Hand, list]:
+    match = _visible_match(request, match_id)
+    hand = get_object_or_404(Hand, match=match, number=number)
+    try:
+        steps = selectors.hand_replay(hand=hand)
+    except ServiceError as error:
+        raise Http404(error.message) from error
+    return match, hand, steps
+
+
+def replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """One finished hand move by move (both hands shown)."""
+    match, hand, steps = _replay_steps(request, match_id, number)
+    sheet = selectors.match_score_sheet(match=match)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "match": match,
+            "hand": hand,
+            "replay": {
+                "seats": sheet["seats"],
+                "steps": steps,
+                "number": hand.number,
+                "you": selectors.seat_for_user(match=match, user=request.user),
+            },
+            "numbers": [row["number"] for row in sheet["hands"]],
+            "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
+        },
+    )
+
+
+@require_GET
+def deal(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
+    """The dealt cards of a finished hand, for the browser's deal verification."""
+    _match, hand, steps = _replay_steps(request, match_id, number)
+    views = steps[0]["views"]
+    return JsonResponse(
+        {
+            "number": hand.number,
+            "dealer": hand.dealer,
+            "commitment": hand.seed_hash,
+            "upcard": views[0]["upcard"],
+            "hands": [views[0]["hand"], views[1]["hand"]],
+        }
+    )

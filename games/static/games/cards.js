@@ -1,0 +1,133 @@
+// Cards: names, values, sorting and SVG rendering, shared by the table, the
+// showdown, replays and the home page. Card text is rank then suit ("TD").
+
+export const RANKS = "A23456789TJQK";
+export const SUITS = "CDHS";
+
+const RANK_NAMES = {
+  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+};
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANK_LABELS = { T: "10" };
+const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+// Suit shapes drawn in a 100 x 100 box, so they never depend on installed fonts.
+const SUIT_PATHS = {
+  H: "M50 90C18 62 4 46 10 28C16 10 40 8 50 30C60 8 84 10 90 28C96 46 82 62 50 90Z",
+  D: "M50 4L88 50L50 96L12 50Z",
+  S: "M50 6C74 32 94 46 90 64C86 80 66 82 55 70C57 82 61 89 68 95H32C39 89 43 82 45 70C34 82 14 80 10 64C6 46 26 32 50 6Z",
+  C: "M50 8a19 19 0 0 1 15 31a19 19 0 1 1 -8 34c1 9 4 16 10 22h-34c6 -6 9 -13 10 -22a19 19 0 1 1 -8 -34a19 19 0 0 1 15 -31Z",
+};
+
+export function rankOf(card) { return card[0]; }
+export function suitOf(card) { return card[1]; }
+export function rankIndex(card) { return RANKS.indexOf(card[0]) + 1; }
+
+/** Deadwood value: ace 1, 2-10 face value, J/Q/K 10. */
+export function cardValue(card) { return Math.min(rankIndex(card), 10); }
+
+/** Accessible name: "ten of diamonds". */
+export function cardName(card) {
+  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+export function suitName(suit) { return SUIT_NAMES[suit]; }
+export function suitSymbol(suit) { return SUIT_SYMBOLS[suit]; }
+
+/** Readable list: "ten of diamonds, jack of diamonds and queen of diamonds". */
+export function cardListName(cards) {
+  const names = cards.map(cardName);
+  if (names.length <= 1) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** Sort by suit (spades, hearts, clubs, diamonds alternate colours) then rank. */
+const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
+export function sortBySuit(cards) {
+  return [...cards].sort((a, b) => SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]] || rankIndex(a) - rankIndex(b));
+}
+export function sortByRank(cards) {
+  return [...cards].sort((a, b) => rankIndex(a) - rankIndex(b) || SUIT_ORDER[a[1]] - SUIT_ORDER[b[1]]);
+}
+
+/** Sort a meld for display: runs ascending, sets by suit. */
+export function sortMeld(meld) { return sortByRank(meld); }
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function pip(suit, x, y, size, rotate = false) {
+  const s = size / 100;
+  const transform = rotate
+    ? `translate(${x + size} ${y + size}) rotate(180) scale(${s})`
+    : `translate(${x} ${y}) scale(${s})`;
+  return svgEl("path", { d: SUIT_PATHS[suit], transform, class: "card__pip" });
+}
+
+function faceSvg(card) {
+  const rank = card[0];
+  const suit = card[1];
+  const label = RANK_LABELS[rank] ?? rank;
+  const svg = svgEl("svg", { viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" });
+  svg.append(svgEl("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "card__face" }));
+  const corner = (rotate) => {
+    const g = svgEl("g", rotate ? { transform: "rotate(180 50 70)" } : {});
+    const wide = label.length > 1;
+    const attrs = { x: wide ? 4 : 8, y: 33, class: "card__rank", "font-size": wide ? 30 : 34 };
+    if (wide) attrs.textLength = 34;  // "10" squeezed into the corner
+    const text = svgEl("text", attrs);
+    text.textContent = label;
+    g.append(text, pip(suit, 8, 39, 22));
+    return g;
+  };
+  svg.append(corner(false), corner(true));
+  // The centre stays clear of the big corner indices (x < 34 top left, x > 66 bottom right).
+  if ("JQK".includes(rank)) {
+    svg.append(svgEl("rect", { x: 34, y: 28, width: 32, height: 84, rx: 5, class: "card__frame" }));
+    const letter = svgEl("text", { x: 50, y: 76, class: "card__court", "text-anchor": "middle", "font-size": 36 });
+    letter.textContent = rank;
+    svg.append(letter, pip(suit, 40, 82, 20));
+  } else {
+    svg.append(pip(suit, 33, 52, 34));
+  }
+  return svg;
+}
+
+/**
+ * A card element. options: {tag: "div"|"button"|"li", faceDown, small, className, title}.
+ * Face-up cards carry data-card and an accessible name; face-down ones say "card back".
+ */
+export function renderCard(card, options = {}) {
+  const el = document.createElement(options.tag ?? "div");
+  el.classList.add("card");
+  if (options.small) el.classList.add("card--small");
+  if (options.className) el.classList.add(...options.className.split(" ").filter(Boolean));
+  if (options.tag === "button") el.type = "button";
+  if (options.faceDown || !card) {
+    el.classList.add("card--back");
+    if (options.tag !== "button") el.setAttribute("role", "img");
+    el.setAttribute("aria-label", options.label ?? "card back");
+    return el;
+  }
+  el.dataset.card = card;
+  el.dataset.suit = card[1];
+  if (options.tag !== "button") el.setAttribute("role", "img");
+  el.setAttribute("aria-label", options.label ?? cardName(card));
+  el.append(faceSvg(card));
+  return el;
+}
+
+/** Inline text for a card: "10♦" coloured by suit, with the accessible name. */
+export function renderCardText(card) {
+  const span = document.createElement("span");
+  span.className = "card-text";
+  span.dataset.suit = card[1];
+  span.setAttribute("aria-label", cardName(card));
+  span.textContent = `${RANK_LABELS[card[0]] ?? card[0]}${SUIT_SYMBOLS[card[1]]}`;
+  return span;
+}

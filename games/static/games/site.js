@@ -1,0 +1,36 @@
+// Small behaviours on every page: the suit colour switch and copy buttons.
+
+const root = document.documentElement;
+const toggle = document.querySelector("[data-suit-toggle]");
+
+function showSuits() {
+  if (!toggle) return;
+  const four = root.dataset.suits !== "two";
+  toggle.textContent = `Four-colour suits: ${four ? "on" : "off"}`;
+  toggle.setAttribute("aria-pressed", String(four));
+}
+
+toggle?.addEventListener("click", () => {
+  root.dataset.suits = root.dataset.suits === "two" ? "four" : "two";
+  try { localStorage.setItem("gin-suits", root.dataset.suits); } catch { /* private mode */ }
+  showSuits();
+});
+showSuits();
+
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("[data-copy]");
+  if (!button) return;
+  const input = document.querySelector(button.dataset.copy);
+  if (!input) return;
+  input.select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(input.value);
+    copied = true;
+  } catch {
+    copied = document.execCommand?.("copy") ?? false;
+  }
+  const label = button.textContent;
+  button.textContent = copied ? "Copied!" : "Select and copy";
+  setTimeout(() => { button.textContent = label; }, 1800);
+});
