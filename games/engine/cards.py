@@ -21,6 +21,7 @@ A set of cards is a mask with bit ``index`` set for each card.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -29,13 +30,14 @@ SUITS = "CDHS"
 class Card:
     """One playing card; immutable, hashable, ordered by (rank, suit)."""
 
-    __slots__ = ("_key", "index", "rank", "suit", "value")
+    __slots__ = ("_key", "_text", "index", "rank", "suit", "value")
 
     index: int
     rank: int
     suit: str
     value: int
     _key: int
+    _text: str
 
     def __new__(cls, rank: int, suit: str) -> Card:
         if isinstance(rank, bool) or not isinstance(rank, int) or not 1 <= rank <= 13:
@@ -53,6 +55,7 @@ class Card:
         object.__setattr__(card, "suit", SUITS[suit_index])
         object.__setattr__(card, "value", min(rank0 + 1, 10))
         object.__setattr__(card, "_key", rank0 * 4 + suit_index)
+        object.__setattr__(card, "_text", RANKS[rank0] + SUITS[suit_index])
         return card
 
     @staticmethod
@@ -78,7 +81,7 @@ class Card:
         return (Card, (self.rank, self.suit))
 
     def __str__(self) -> str:
-        return RANKS[self.rank - 1] + self.suit
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -111,6 +114,7 @@ class Card:
 
 
 _BY_INDEX: list[Card] = [Card._make(i) for i in range(52)]
+sort_key = attrgetter("_key")  # sorted(cards, key=sort_key) == sorted(cards), faster
 _BY_TEXT: dict[str, Card] = {str(card): card for card in _BY_INDEX}
 # Card objects and their texts both map to the card's bit: one dict lookup per card.
 _BIT: dict[object, int] = {}
@@ -139,16 +143,13 @@ def parse_cards(cards: Iterable[str | Card]) -> list[Card]:
 
 def cards_to_mask(cards: Iterable[str | Card]) -> int:
     """The mask of these cards; ValueError on bad text or a repeated card."""
-    mask = 0
-    count = 0
-    bit_of = _BIT
-    for card in cards:
-        bit = bit_of.get(card)
-        if bit is None:
-            bit = Card.parse(card).mask  # raises the clear error (or accepts lower case)
-        mask |= bit
-        count += 1
-    if mask.bit_count() != count:
+    items = cards if isinstance(cards, list | tuple) else list(cards)
+    try:
+        mask = sum(map(_BIT.__getitem__, items))
+    except (KeyError, TypeError):
+        mask = sum(Card.parse(card).mask for card in items)  # lower case, or the clear error
+    # A sum of distinct bits has one bit per card; any repeat carries and loses bits.
+    if mask.bit_count() != len(items):
         raise ValueError("the same card is given more than once")
     return mask
 
@@ -160,7 +161,7 @@ def mask_to_cards(mask: int) -> list[Card]:
         low = mask & -mask
         cards.append(_BY_INDEX[low.bit_length() - 1])
         mask ^= low
-    cards.sort()
+    cards.sort(key=sort_key)
     return cards
 
 

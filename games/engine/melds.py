@@ -9,7 +9,8 @@ How the optimum is found (exact, no search over meld lists):
 * Sets are the only thing that couples suits. A rank held in 3 or 4 suits whose
   cards sit in no run block of their suit always melds as a full set. Only the
   remaining "contested" ranks branch (no set, the full set, or for four of a kind
-  each 3-card subset); each branch is scored with four table lookups.
+  each 3-card set leaving out a card that could be in a run); each branch is
+  scored with four table lookups.
 
 So ``deadwood`` of an 11-card hand costs a handful of table lookups, and at most a
 few dozen for the most meld-rich hands. Hands are 52-bit masks (see cards.py).
@@ -26,7 +27,7 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .cards import VALUES, Card, card_at, cards_to_mask, mask_to_cards, mask_value
+from .cards import Card, card_at, cards_to_mask, mask_to_cards, mask_value
 
 SUIT_BITS = 0x1FFF  # the 13 rank bits of one suit
 MAX_CARDS = 11
@@ -59,63 +60,98 @@ def _build_run_tables() -> tuple[list[int], list[int]]:
 _RUN_DEADWOOD, _RUN_CARDS = _build_run_tables()
 
 
-def _three_of(a: int, b: int, c: int, d: int) -> int:
-    """Rank bits present in at least three of the four suit masks."""
-    return (a & b & (c | d)) | (c & d & (a | b))
+SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39  # rank bits * SPREAD: that rank in all four suits
 
 
-def _branch(a: int, b: int, c: int, d: int, ranks: int) -> int:
-    """Minimum deadwood when each rank bit in ``ranks`` may or may not form a set."""
-    low = ranks & -ranks
-    rest = ranks ^ low
-    keep = ~low
-    # Option: no set of this rank.
-    if rest:
-        best = _branch(a, b, c, d, rest)
-    else:
-        t = _RUN_DEADWOOD
-        best = t[a] + t[b] + t[c] + t[d]
-    if best == 0:
-        return 0
-    # Option: every card of this rank in one set (3 or 4 cards).
-    na, nb, nc, nd = a & keep, b & keep, c & keep, d & keep
-    options = [(na, nb, nc, nd)]
-    if a & b & c & d & low:  # four of a kind: also each 3-card set, one card left out
-        options += [(a, nb, nc, nd), (na, b, nc, nd), (na, nb, c, nd), (na, nb, nc, d)]
-    for oa, ob, oc, od in options:
-        if rest:
-            value = _branch(oa, ob, oc, od, rest)
-        else:
-            t = _RUN_DEADWOOD
-            value = t[oa] + t[ob] + t[oc] + t[od]
-        if value < best:
-            best = value
-            if best == 0:
-                return 0
-    return best
+def _set_options(mask: int) -> tuple[int, list[list[int]]]:
+    """The set cards forced in every optimal arrangement, and per remaining rank the
+    candidate set choices (each a mask of the cards put in the set; 0 = no set).
 
-
-def deadwood_mask(mask: int) -> int:
-    """Minimum deadwood points of the cards in a 52-bit mask (fast path for bots)."""
+    A rank held 3 or 4 times whose cards sit in no run block always melds as a full
+    set. Otherwise: three cards give {set, no set}; four give the full set, each
+    3-card set leaving out a card that sits in a run block, and no set when two or
+    more of them do. Every other choice is strictly worse, so every optimal
+    arrangement is among these.
+    """
     a = mask & SUIT_BITS
     b = mask >> 13 & SUIT_BITS
     c = mask >> 26 & SUIT_BITS
     d = mask >> 39
     trips = (a & b & (c | d)) | (c & d & (a | b))
-    if trips:
-        rc = _RUN_CARDS
-        contested = (rc[a] | rc[b] | rc[c] | rc[d]) & trips
-        free = trips ^ contested
-        if free:
-            keep = ~free
-            a &= keep
-            b &= keep
-            c &= keep
-            d &= keep
-        if contested:
-            return _branch(a, b, c, d, contested)
+    if not trips:
+        return 0, []
+    rc = _RUN_CARDS
+    ra, rb, rcc, rd = rc[a], rc[b], rc[c], rc[d]
+    contested = (ra | rb | rcc | rd) & trips
+    forced = (trips ^ contested) * SPREAD & mask
+    options = []
+    if contested:
+        run_cards = ra | rb << 13 | rcc << 26 | rd << 39
+        while contested:
+            low = contested & -contested
+            contested ^= low
+            cards = low * SPREAD & mask
+            if cards.bit_count() == 3:
+                options.append([cards, 0])
+                continue
+            runnable = cards & run_cards
+            choices = [cards]
+            rest = runnable
+            while rest:
+                card = rest & -rest
+                rest ^= card
+                choices.append(cards ^ card)
+            if runnable.bit_count() >= 2:
+                choices.append(0)
+            options.append(choices)
+    return forced, options
+
+
+def deadwood_mask(mask: int) -> int:
+    """Minimum deadwood points of the cards in a 52-bit mask (fast path for bots)."""
     t = _RUN_DEADWOOD
-    return t[a] + t[b] + t[c] + t[d]
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):
+        return t[a] + t[b] + t[c] + t[d]
+    forced, options = _set_options(mask)
+    mask &= ~forced
+    if not options:
+        return t[mask & SUIT_BITS] + t[mask >> 13 & SUIT_BITS] + t[mask >> 26 & SUIT_BITS] \
+            + t[mask >> 39]
+    best = 999
+    if len(options) == 1:
+        for cards in options[0]:
+            x = mask & ~cards
+            v = t[x & SUIT_BITS] + t[x >> 13 & SUIT_BITS] + t[x >> 26 & SUIT_BITS] + t[x >> 39]
+            if v < best:
+                if not v:
+                    return 0
+                best = v
+        return best
+    if len(options) == 2:
+        second = options[1]
+        for first in options[0]:
+            left = mask & ~first
+            for cards in second:
+                x = left & ~cards
+                v = t[x & SUIT_BITS] + t[x >> 13 & SUIT_BITS] + t[x >> 26 & SUIT_BITS] \
+                    + t[x >> 39]
+                if v < best:
+                    if not v:
+                        return 0
+                    best = v
+        return best
+    for combo in itertools.product(*options):
+        x = mask & ~sum(combo)
+        v = t[x & SUIT_BITS] + t[x >> 13 & SUIT_BITS] + t[x >> 26 & SUIT_BITS] + t[x >> 39]
+        if v < best:
+            if not v:
+                return 0
+            best = v
+    return best
 
 
 def _hand_mask(cards: Iterable[str | Card]) -> int:
@@ -133,38 +169,10 @@ def deadwood(cards: Iterable[str | Card]) -> int:
 # --- arrangements -----------------------------------------------------------------
 
 
-def _set_choices(mask: int, *, all_ranks: bool) -> list[int]:
-    """Every way to pick the cards that go into sets, as 52-bit masks.
-
-    With ``all_ranks`` False, ranks whose cards sit in no run block are forced into
-    a full set (always optimal); with True every rank held 3+ times branches.
-    """
-    a = mask & SUIT_BITS
-    b = mask >> 13 & SUIT_BITS
-    c = mask >> 26 & SUIT_BITS
-    d = mask >> 39
-    trips = _three_of(a, b, c, d)
-    forced = 0
-    if not all_ranks:
-        rc = _RUN_CARDS
-        free = trips & ~(rc[a] | rc[b] | rc[c] | rc[d])
-        trips ^= free
-        forced = _spread(free) & mask
-    per_rank: list[list[int]] = []
-    while trips:
-        low = trips & -trips
-        trips ^= low
-        cards = _spread(low) & mask
-        options = [0, cards]
-        if cards.bit_count() == 4:
-            options += [cards & ~(low << (13 * k)) for k in range(4)]
-        per_rank.append(options)
-    return [forced | sum(combo) for combo in itertools.product(*per_rank)]
-
-
-def _spread(rank_bits: int) -> int:
-    """Rank bits copied into all four suits."""
-    return rank_bits | rank_bits << 13 | rank_bits << 26 | rank_bits << 39
+def _set_choices(mask: int) -> list[int]:
+    """Every candidate choice of set cards (see ``_set_options``), as masks."""
+    forced, options = _set_options(mask)
+    return [forced | sum(combo) for combo in itertools.product(*options)]
 
 
 def _sets_of(set_cards: int) -> list[int]:
@@ -174,7 +182,7 @@ def _sets_of(set_cards: int) -> list[int]:
     while ranks:
         low = ranks & -ranks
         ranks ^= low
-        melds.append(_spread(low) & set_cards)
+        melds.append(low * SPREAD & set_cards)
     return melds
 
 
@@ -212,7 +220,7 @@ def optimal_arrangements(mask: int) -> list[list[int]]:
     Runs are whole blocks: two arrangements that differ only in how a long run is
     cut are the same here (they show the same cards and take the same lay-offs).
     """
-    scored = [(_arrangement_deadwood(mask, s), s) for s in _set_choices(mask, all_ranks=False)]
+    scored = [(_arrangement_deadwood(mask, s), s) for s in _set_choices(mask)]
     best = min(points for points, _ in scored)
     return [_arrangement(mask, s) for points, s in scored if points == best]
 
@@ -265,22 +273,29 @@ def best_discard_mask(mask: int, forbidden: int = 0) -> tuple[Card, int]:
     """The discard (not in ``forbidden``) leaving the lowest deadwood, and that deadwood.
 
     Ties go to the highest-value card, then the highest card in (rank, suit) order.
+    Removing a card of value v lowers the deadwood by at most v, so candidates are
+    tried from the highest value down and the search stops once none can do better.
     """
-    best_key: tuple[int, int, int] | None = None
-    best_index = -1
+    whole = deadwood_mask(mask)
+    candidates = []
     rest = mask & ~forbidden
     while rest:
         low = rest & -rest
         rest ^= low
-        index = low.bit_length() - 1
-        card = card_at(index)
-        key = (-deadwood_mask(mask ^ low), VALUES[index], card._key)
-        if best_key is None or key > best_key:
-            best_key = key
-            best_index = index
-    if best_key is None:
+        card = card_at(low.bit_length() - 1)
+        candidates.append((card.value, card._key, card))
+    if not candidates:
         raise ValueError("there is no card that may be discarded")
-    return card_at(best_index), -best_key[0]
+    candidates.sort(reverse=True)
+    best_points = 999
+    best_card = candidates[0][2]
+    for value, _, card in candidates:
+        if whole - value >= best_points:
+            break  # this card, and every later one, can at best tie: ties go to earlier cards
+        points = deadwood_mask(mask ^ card.mask)
+        if points < best_points:
+            best_points, best_card = points, card
+    return best_card, best_points
 
 
 def best_knock(cards11: Iterable[str | Card]) -> tuple[Card, int]:

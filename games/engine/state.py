@@ -20,10 +20,10 @@ picks the card leaving the lowest deadwood) and ``{"type": "big_gin"}``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, cards_to_mask
+from .cards import Card, cards_to_mask, sort_key
 from .dealing import deal_cards
 from .errors import IllegalAction, MalformedAction
 from .melds import best_discard_mask, deadwood_mask
@@ -194,10 +194,16 @@ class HandState:
             for card in cards
             if card is not self.taken_from_discard
         ]
+        whole = deadwood_mask(mask)
         for card in cards:
-            if card is not self.taken_from_discard and deadwood_mask(mask ^ card.mask) <= limit:
+            # Dropping a card of value v lowers the deadwood by v at most: skip hopeless ones.
+            if (
+                card is not self.taken_from_discard
+                and whole - card.value <= limit
+                and deadwood_mask(mask ^ card.mask) <= limit
+            ):
                 actions.append(_action_dict("knock", card=str(card)))
-        if self.rules.big_gin_allowed and deadwood_mask(mask) == 0:
+        if self.rules.big_gin_allowed and whole == 0:
             actions.append(_action_dict("big_gin"))
         return actions
 
@@ -233,7 +239,10 @@ class HandState:
         return {"seat": self.current_player, **fields}
 
     def _with(self, events: list[dict[str, Any]], **changes: Any) -> HandState:
-        return replace(self, history=self.history + tuple(events), **changes)
+        # dataclasses.replace re-runs __init__; every field here is already checked.
+        state = object.__new__(HandState)
+        state.__dict__.update(self.__dict__, history=self.history + tuple(events), **changes)
+        return state
 
     def _pass(self) -> tuple[HandState, list[dict[str, Any]]]:
         if self.phase != "first_turn":
@@ -278,13 +287,13 @@ class HandState:
     def _hands_with(
         self, seat: int, cards: Iterable[Card]
     ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-        new = tuple(sorted(cards))
+        new = tuple(sorted(cards, key=sort_key))
         return (new, self.hands[1]) if seat == 0 else (self.hands[0], new)
 
     def _known_with(
         self, seat: int, cards: Iterable[Card]
     ) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-        new = tuple(sorted(cards))
+        new = tuple(sorted(cards, key=sort_key))
         return (new, self.known[1]) if seat == 0 else (self.known[0], new)
 
     def _check_leaving(self, card: Card) -> None:

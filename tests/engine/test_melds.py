@@ -129,3 +129,18 @@ def test_best_knock_ties_go_to_the_highest_value_card():
 def test_best_knock_needs_eleven_cards():
     with pytest.raises(ValueError, match="11 cards"):
         best_knock(DECK[:10])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(
+    st.lists(st.sampled_from(DECK), min_size=11, max_size=11, unique=True),
+    st.integers(min_value=1, max_value=9).flatmap(lambda low: st.lists(
+        st.sampled_from([c for c in DECK if low <= c.rank < low + 5]),
+        min_size=11, max_size=11, unique=True)),
+))
+def test_best_knock_equals_trying_every_discard(hand):
+    # Lowest deadwood first, then the highest value, then the highest card.
+    tries = sorted(((deadwood([c for c in hand if c != card]), -card.value, card) for card in hand),
+                   key=lambda t: (t[0], t[1], [-x for x in (t[2].rank, "CDHS".index(t[2].suit))]))
+    points, _, card = tries[0]
+    assert best_knock(hand) == (card, points)
