@@ -6,6 +6,8 @@ sync API has started, later asyncio tests fail (STACK-NOTES pitfall 2).
 
 import pytest
 
+pytest_plugins = ["tests.workers"]  # live_celery_worker, live_asgi_server
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     def is_browser(item: pytest.Item) -> bool:

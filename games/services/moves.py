@@ -173,9 +173,11 @@ def clock_sweep(*, now: datetime | None = None) -> int:
                 Exists(seat_to_move.exclude(bot_level="")),
                 turn_started_at__lte=now - STUCK_BOT_AFTER,
             )
-            | Q(
-                Exists(seat_to_move.filter(bot_level="", connected=False)),
-                turn_started_at__lte=now - timedelta(seconds=DISCONNECT_SECONDS),
+            | Exists(
+                seat_to_move.filter(bot_level="", connected=False).filter(
+                    Q(disconnected_at__isnull=True)
+                    | Q(disconnected_at__lte=now - timedelta(seconds=DISCONNECT_SECONDS))
+                )
             )
         )
         .order_by("turn_started_at")

@@ -216,12 +216,14 @@ def forfeit(locked: Locked, loser: int, reason: str, now: datetime) -> None:
 
 
 def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
-    """When the seat to move loses by abandonment if it stays disconnected."""
-    if seat.connected or seat.bot_level or match.turn_started_at is None:
+    """When the seat to move loses by abandonment if it stays disconnected: two
+    minutes after it went away (24 hours without a clock), checked on its turn.
+    A player who never connected counts from the start of the match."""
+    if seat.connected or seat.bot_level:
         return None
-    since = match.turn_started_at
-    if seat.disconnected_at is not None and seat.disconnected_at > since:
-        since = seat.disconnected_at
+    since = seat.disconnected_at or match.started_at
+    if since is None:
+        return None
     return since + timedelta(seconds=disconnect_limit_seconds(RuleSet.from_dict(match.rules)))
 
 

@@ -3,12 +3,14 @@ services (the computer by ``bot_turn_play``, the humans by a simple greedy polic
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from typing import Any
 
 from games import services
-from games.engine import HandState, timeout_action
-from games.models import Hand, Match, Seat
+from games.engine import HandState, RuleSet, timeout_action
+from games.models import Hand, Match, Move, Seat
 
 
 def make_user(django_user_model: Any, name: str, *, guest: bool = False) -> Any:
@@ -68,3 +70,70 @@ def play_until_hand(match: Match, number: int, rng: random.Random) -> None:
             return
         play_one(match, rng)
     raise AssertionError("the hand was never reached")
+
+
+# --- hidden information ------------------------------------------------------------------
+
+CARD_TEXT = re.compile(r"^[A23456789TJQK][CDHS]$")
+
+
+def cards_in(value: Any) -> set[str]:
+    """Every card text anywhere in a JSON-like value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if CARD_TEXT.match(value):
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= cards_in(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            found |= cards_in(item)
+    return found
+
+
+def states_by_version(match: Match) -> dict[int, HandState]:
+    """The true state of the current hand at every version, rebuilt from the log
+    (a version that ended a hand shows the next deal, as the table does)."""
+    rules = RuleSet.from_dict(match.rules)
+    truth: dict[int, HandState] = {}
+    version = 1
+    for hand in Hand.objects.filter(match=match).order_by("number"):
+        state = HandState.deal(rules, hand.dealer, bytes(hand.seed))
+        truth[version] = state
+        for move in Move.objects.filter(hand=hand).order_by("seq"):
+            state, _events = state.apply(move.action)
+            version = move.seq
+            truth[version] = state
+    return truth
+
+
+def assert_frame_hides_secrets(
+    frame: dict, seat: int | None, truth: dict[int, HandState], seeds: dict[int, str]
+) -> None:
+    """A frame sent to ``seat`` (None: a spectator) shows no concealed card of
+    anyone else, no stock card, and no seed of a hand still in play."""
+    if frame.get("type") != "state":
+        assert cards_in(frame) == set(), frame
+        return
+    state = truth[max(v for v in truth if v <= frame["version"])]
+    number = frame["match"]["hand_number"]
+    over = frame["match"]["status"] == "finished"
+    text = json.dumps(frame)
+    for hand_number, seed in seeds.items():
+        if hand_number >= number and not over:
+            assert seed not in text, f"the seed of hand {hand_number} leaked"
+    assert all(h["number"] < number or over for h in frame["match"]["hands"])
+    if state.phase == "over":
+        return  # the showdown reveals both hands
+    concealed = {str(c) for c in state.stock}
+    for other in (0, 1):
+        if other != seat:
+            concealed |= {str(c) for c in state.hands[other]} - {
+                str(c) for c in state.known[other]
+            }
+    visible = cards_in({k: v for k, v in frame.items() if k != "match"})
+    visible |= cards_in({k: v for k, v in frame["match"].items() if k != "hands"})
+    assert not visible & concealed, f"concealed cards {visible & concealed} sent to {seat}"
+    if seat is not None:
+        assert frame["view"]["hand"] == [str(c) for c in state.hands[seat]]

@@ -195,7 +195,8 @@ def test_the_same_move_submitted_twice_at_once_is_applied_once(alice):
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["applied", "stale_version"]
-    assert Move.objects.filter(match=match, seq__gt=version).count() == 1
+    seat = human_seat(match, alice).index
+    assert Move.objects.filter(match=match, seq__gt=version, seat=seat).count() == 1
 
 
 def test_resign_ends_the_match_with_the_game_bonus_to_the_opponent(alice, monkeypatch):

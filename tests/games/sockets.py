@@ -1,0 +1,98 @@
+"""A WebSocket test client for the match consumer, through the real ASGI stack
+(origin check, session auth) and the real Redis channel layer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async as sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from ginsite.asgi import application
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+
+
+def session_cookie(user: Any) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+class Socket:
+    """One browser tab's socket: records every frame it receives."""
+
+    def __init__(self, communicator: WebsocketCommunicator) -> None:
+        self.communicator = communicator
+        self.frames: list[dict[str, Any]] = []
+
+    @classmethod
+    async def open(cls, match_id: int, user: Any = None) -> Socket:
+        headers = [ORIGIN]
+        if user is not None:
+            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        communicator = WebsocketCommunicator(
+            application, f"/ws/match/{match_id}/", headers=headers
+        )
+        connected, _ = await communicator.connect(timeout=10)
+        assert connected
+        return cls(communicator)
+
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
+        """The next frame of live play (the table chat's frames are not ours)."""
+        while True:
+            frame = await self.communicator.receive_json_from(timeout=timeout)
+            if not frame["type"].startswith("chat"):
+                self.frames.append(frame)
+                return frame
+
+    async def receive_type(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            frame = await self.receive(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    async def state_at_least(self, version: int, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            frame = await self.receive_type("state", timeout)
+            if frame["version"] >= version:
+                return frame
+
+    async def send(self, message: Any) -> None:
+        await self.communicator.send_to(text_data=json.dumps(message))
+
+    async def send_text(self, text: str) -> None:
+        await self.communicator.send_to(text_data=text)
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+
+    def last_state(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "state")
+
+    def state_versions(self) -> list[int]:
+        return [f["version"] for f in self.frames if f["type"] == "state"]
+
+
+def value(card: str) -> int:
+    return VALUES.get(card[0]) or int(card[0])
+
+
+def choose_from_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A sensible action from a player view alone: gin or knock when legal, else
+    draw from the stock and discard the highest unmelded card."""
+    legal = view["legal_actions"]
+    for kind in ("big_gin", "knock"):
+        ends = [a for a in legal if a["type"] == kind]
+        if ends:
+            return ends[0]
+    if view["phase"] == "first_turn":
+        return {"type": "pass"}
+    if view["phase"] == "draw":
+        return {"type": "draw", "source": "stock"}
+    discards = [a for a in legal if a["type"] == "discard"]
+    loose = [a for a in discards if a["card"] in view["deadwood_cards"]] or discards
+    return max(loose, key=lambda a: value(a["card"]))

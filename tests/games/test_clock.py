@@ -1,0 +1,185 @@
+"""The turn clock of RULES.md section 9, driven by a controllable "now": auto-play
+on timeout, loss by abandonment, Time Freedom, the showdown grace, the sweep."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from games import services
+from games.engine import RuleSet
+from games.models import Match, Move, Seat
+from games.services import scheduling
+from tests.games.helpers import current_state, make_user, play_until_hand
+
+pytestmark = pytest.mark.django_db
+
+SECOND = timedelta(seconds=1)
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return make_user(django_user_model, "alice")
+
+
+def to_human_turn(match: Match, user) -> Match:
+    seat = Seat.objects.get(match=match, user=user).index
+    while True:
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE or match.current_seat == seat:
+            return match
+        assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+
+
+def connected_computer_match(user, **kwargs) -> Match:
+    match = services.match_create_computer(user=user, level="easy", **kwargs)
+    services.seat_connect(match=match, user=user)
+    return to_human_turn(match, user)
+
+
+def test_nothing_happens_before_the_deadline(alice):
+    match = connected_computer_match(alice)
+    version = match.version
+    assert not services.clock_expire(
+        match_id=match.pk, expected_version=version, now=match.turn_deadline - SECOND
+    )
+    assert not services.clock_expire(
+        match_id=match.pk, expected_version=version - 1, now=match.turn_deadline + SECOND
+    )
+    match.refresh_from_db()
+    assert match.version == version
+
+
+def test_a_timed_out_turn_is_played_by_the_server(alice):
+    match = connected_computer_match(alice)
+    seat = Seat.objects.get(match=match, user=alice).index
+    state = current_state(match)
+    version = match.version
+    when = match.turn_deadline
+    assert services.clock_expire(match_id=match.pk, expected_version=version, now=when)
+    match.refresh_from_db()
+    auto = list(Move.objects.filter(match=match, seq__gt=version).order_by("seq"))
+    assert all(m.auto and m.seat == seat for m in auto)
+    if state.phase == "first_turn":
+        assert [m.action for m in auto] == [{"type": "pass"}]
+    else:
+        assert [m.action["type"] for m in auto] == ["draw", "discard"]
+        assert auto[0].action == {"type": "draw", "source": "stock"}
+    assert match.current_seat == 1 - seat
+    assert match.turn_started_at == when
+    assert Seat.objects.get(match=match, index=seat).timeouts_in_row == 1
+
+
+def test_three_timeouts_in_a_row_lose_by_abandonment(alice):
+    match = connected_computer_match(alice)
+    seat = Seat.objects.get(match=match, user=alice).index
+    for _ in range(2):
+        assert services.clock_expire(
+            match_id=match.pk, expected_version=match.version, now=match.turn_deadline
+        )
+        match = to_human_turn(match, alice)
+    version = match.version
+    assert services.clock_expire(
+        match_id=match.pk, expected_version=version, now=match.turn_deadline
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.end_reason == Match.EndReason.ABANDON
+    assert match.winner_seat == 1 - seat
+    assert match.final_score["forfeit"] == seat
+    assert not Move.objects.filter(match=match, seq__gt=version).exists()
+
+
+def test_a_move_of_ones_own_resets_the_timeouts(alice):
+    match = connected_computer_match(alice)
+    for _ in range(2):
+        services.clock_expire(
+            match_id=match.pk, expected_version=match.version, now=match.turn_deadline
+        )
+        match = to_human_turn(match, alice)
+    services.move_submit(
+        match=match, user=alice, action=current_state(match).legal_actions()[0],
+        expected_version=match.version,
+    )
+    assert Seat.objects.get(match=match, user=alice).timeouts_in_row == 0
+
+
+def test_disconnected_two_minutes_on_ones_turn_loses(alice):
+    rules = RuleSet.default().replace(turn_seconds=120)
+    match = connected_computer_match(alice, rules=rules)
+    seat = Seat.objects.get(match=match, user=alice).index
+    gone = match.turn_started_at
+    services.seat_disconnect(match=match, user=alice, now=gone)
+    limit = gone + timedelta(minutes=2)
+    assert not services.clock_expire(
+        match_id=match.pk, expected_version=match.version, now=limit - SECOND
+    )
+    assert services.clock_expire(match_id=match.pk, expected_version=match.version, now=limit)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert (match.end_reason, match.winner_seat) == (Match.EndReason.ABANDON, 1 - seat)
+
+
+def test_coming_back_in_time_keeps_the_match(alice):
+    match = connected_computer_match(alice, variant="time_freedom")
+    services.seat_disconnect(match=match, user=alice, now=match.turn_started_at)
+    services.seat_connect(match=match, user=alice)
+    assert not services.clock_expire(
+        match_id=match.pk, expected_version=match.version,
+        now=match.turn_started_at + timedelta(days=2),
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+
+
+def test_time_freedom_has_no_clock_but_24_hours_away_loses(alice):
+    match = connected_computer_match(alice, variant="time_freedom")
+    assert match.turn_deadline is None
+    gone = match.turn_started_at
+    services.seat_disconnect(match=match, user=alice, now=gone)
+    assert not services.clock_expire(
+        match_id=match.pk, expected_version=match.version, now=gone + timedelta(hours=23)
+    )
+    assert services.clock_expire(
+        match_id=match.pk, expected_version=match.version, now=gone + timedelta(hours=24)
+    )
+    match.refresh_from_db()
+    assert match.end_reason == Match.EndReason.ABANDON
+
+
+def test_the_first_turn_after_a_showdown_has_ten_seconds_more(alice):
+    match = services.match_create_computer(
+        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
+    )
+    play_until_hand(match, 2, random.Random(4))
+    match.refresh_from_db()
+    assert match.hands.count() == 2
+    assert match.turn_deadline - match.turn_started_at == timedelta(seconds=40)
+
+
+def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    overdue = connected_computer_match(alice)
+    waiting_bot = services.match_create_computer(user=alice, level="easy")
+    services.seat_connect(match=waiting_bot, user=alice)
+    waiting_bot.refresh_from_db()
+    if waiting_bot.current_seat == Seat.objects.get(match=waiting_bot, user=alice).index:
+        services.move_submit(
+            match=waiting_bot, user=alice, action={"type": "pass"},
+            expected_version=waiting_bot.version,
+        )
+        waiting_bot.refresh_from_db()
+    enqueued = []
+    monkeypatch.setattr(
+        scheduling, "bot_turn", lambda **kwargs: enqueued.append(kwargs)
+    )
+    monkeypatch.setattr(scheduling, "clock_check", lambda **kwargs: None)
+    now = overdue.turn_deadline + timedelta(minutes=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.clock_sweep(now=now) == 2
+    overdue.refresh_from_db()
+    assert Move.objects.filter(match=overdue, auto=True).exists()
+    assert {"match_id": waiting_bot.pk, "version": waiting_bot.version} in enqueued

@@ -1,0 +1,72 @@
+"""Computer turns played by a real Celery worker through the real Redis broker,
+seen live over the match WebSocket."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services, tasks
+from games.engine import RuleSet
+from games.models import Match, Move
+from tests.games.helpers import make_user, states_by_version
+from tests.games.sockets import Socket, choose_from_view
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+
+@database_sync_to_async
+def computer_match(django_user_model) -> tuple:
+    alice = make_user(django_user_model, "alice")
+    rules = RuleSet.time_freedom().replace(target_score=50)
+    match = services.match_create_computer(
+        user=alice, level="easy", rules=rules, variant="time_freedom"
+    )
+    return match, alice
+
+
+@database_sync_to_async
+def enqueue_duplicates(match_id: int, version: int) -> None:
+    for _ in range(3):
+        tasks.bot_turn_play.delay(match_id, version)
+
+
+@database_sync_to_async
+def log_of(match_id: int) -> tuple:
+    match = Match.objects.get(pk=match_id)
+    moves = list(Move.objects.filter(match=match).order_by("seq"))
+    states_by_version(match)  # the log replays
+    return match, moves
+
+
+async def test_a_real_worker_plays_the_computer_to_the_end(
+    django_user_model, live_celery_worker, settings
+):
+    settings.BOT_THINK_SECONDS = 0
+    match, alice = await computer_match(django_user_model)
+    socket = await Socket.open(match.pk, alice)
+    state = await socket.receive_type("state")
+    duplicated_at = None
+    for _ in range(2000):
+        if state["match"]["status"] == "finished":
+            break
+        version = state["version"]
+        if state["view"]["current_player"] == state["you"]:
+            action = choose_from_view(state["view"])
+            await socket.send({"type": "action", "version": version, "action": action})
+        elif duplicated_at is None:
+            # A redelivered task (or three) must not make the computer move twice.
+            duplicated_at = version
+            await enqueue_duplicates(match.pk, version)
+        state = await socket.state_at_least(version + 1, timeout=20)
+    else:
+        raise AssertionError("the match did not end")
+    await socket.close()
+
+    match, moves = await log_of(match.pk)
+    assert match.status == Match.Status.FINISHED and match.end_reason == "target"
+    assert [m.seq for m in moves] == list(range(2, match.version + 1))
+    bot_seat = 1 - state["you"]
+    assert any(m.seat == bot_seat for m in moves)
+    assert duplicated_at is not None
+    assert [m.seat for m in moves if m.seq == duplicated_at + 1] == [bot_seat]
