@@ -244,6 +244,8 @@ LOGGING = {
 # --- Game platform settings -----------------------------------------------------
 # Human-like pause before a computer opponent moves, in seconds.
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "0.8"))
+# Live play: the clock sweep replaces lost clock and computer-move tasks (docs/operations.md).
+CELERY_BEAT_SCHEDULE["games-clock-sweep"] = {"task": "games.clock_sweep", "schedule": 30.0}
 LEADERBOARD_MIN_MATCHES = int(os.environ.get("LEADERBOARD_MIN_MATCHES", "5"))
 LEADERBOARD_MIN_COMPUTER_MATCHES = int(os.environ.get("LEADERBOARD_MIN_COMPUTER_MATCHES", "10"))
 # Leaderboards (synced into django-celery-beat's PeriodicTask table, editable in the admin).
