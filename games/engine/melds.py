@@ -225,11 +225,22 @@ def optimal_arrangements(mask: int) -> list[list[int]]:
     return [_arrangement(mask, s) for points, s in scored if points == best]
 
 
-def _sorted_meld(meld: int) -> tuple[Card, ...]:
-    cards = mask_to_cards(meld)
-    if len({card.rank for card in cards}) > 1:
-        cards.sort(key=lambda card: card.rank)  # a run, low to high
+def meld_cards(meld: int) -> tuple[Card, ...]:
+    """The cards of one meld in display order: a run low to high, a set by suit.
+
+    Both are simply ascending card index, as a meld is one suit or one rank.
+    """
+    cards = []
+    while meld:
+        low = meld & -meld
+        cards.append(card_at(low.bit_length() - 1))
+        meld ^= low
     return tuple(cards)
+
+
+def sort_melds(melds: Iterable[int]) -> list[int]:
+    """Meld masks ordered by their lowest card in (rank, suit) order."""
+    return sorted(melds, key=lambda meld: card_at((meld & -meld).bit_length() - 1)._key)
 
 
 @dataclass(frozen=True)
@@ -244,7 +255,7 @@ class Melding:
     @classmethod
     def from_masks(cls, mask: int, melds: Iterable[int]) -> Melding:
         melds = list(melds)
-        meld_list = sorted((_sorted_meld(m) for m in melds), key=lambda m: min(m))
+        meld_list = [meld_cards(m) for m in sort_melds(melds)]
         melded = 0
         for meld in melds:
             melded |= meld
@@ -261,7 +272,13 @@ class Melding:
 
 def best_melds_mask(mask: int) -> Melding:
     """``best_melds`` for a 52-bit mask."""
-    return Melding.from_masks(mask, optimal_arrangements(mask)[0])
+    best_points = 999
+    best_sets = 0
+    for set_cards in _set_choices(mask):
+        points = _arrangement_deadwood(mask, set_cards)
+        if points < best_points:
+            best_points, best_sets = points, set_cards
+    return Melding.from_masks(mask, _arrangement(mask, best_sets))
 
 
 def best_melds(cards: Iterable[str | Card]) -> Melding:

@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import Card, cards_to_mask, mask_to_cards, mask_value
-from .melds import best_layoffs, best_melds_mask, optimal_arrangements
+from .melds import (
+    best_layoffs,
+    best_melds_mask,
+    meld_cards,
+    optimal_arrangements,
+    sort_melds,
+)
 from .rules import RuleSet
 
 KINDS = ("knock", "gin", "big_gin", "undercut", "draw")
@@ -31,13 +37,6 @@ def _texts(cards: Iterable[Card]) -> list[str]:
 
 def _meld_texts(melds: Melds) -> list[list[str]]:
     return [_texts(meld) for meld in melds]
-
-
-def _meld_from_mask(meld: int) -> tuple[Card, ...]:
-    cards = mask_to_cards(meld)
-    if len({card.rank for card in cards}) > 1:
-        cards.sort(key=lambda card: card.rank)
-    return tuple(cards)
 
 
 def _cards(texts: Iterable[str]) -> tuple[Card, ...]:
@@ -117,10 +116,6 @@ class HandResult:
             )
         except (KeyError, IndexError, TypeError) as error:
             raise ValueError(f"not a hand result: {error!r}") from error
-
-
-def _sorted_melds(melds: Iterable[int]) -> list[int]:
-    return sorted(melds, key=lambda m: min(mask_to_cards(m)))
 
 
 def _revealed(mask: int) -> tuple[Melds, tuple[Card, ...], int]:
@@ -204,7 +199,7 @@ def settle_knock(
     chosen = None
     chosen_melds: list[int] = []
     for arrangement in arrangements:
-        melds = _sorted_melds(arrangement)
+        melds = sort_melds(arrangement)
         answer = best_layoffs(melds, defender_mask)
         if chosen is None or answer.deadwood_points > chosen.deadwood_points:
             chosen, chosen_melds = answer, melds
@@ -216,7 +211,7 @@ def settle_knock(
     else:
         kind, winner = "knock", knocker
         points = defender_points - knocker_points
-    knocker_shown = tuple(_meld_from_mask(m) for m in chosen_melds)
+    knocker_shown = tuple(meld_cards(m) for m in chosen_melds)
     defender = chosen.melding
     return HandResult(
         kind=kind,
