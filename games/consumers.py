@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import broadcast, selectors, services
+from games.chat.sockets import ChatSocketMixin
 from games.models import Match
 from games.services.errors import ServiceError, StaleVersionError
 
@@ -31,7 +32,7 @@ RATE_PER_SECOND = 5.0
 CLOSE_NOT_FOUND = 4404
 
 
-class MatchConsumer(AsyncWebsocketConsumer):
+class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     """One socket of one match page: a seated player's or a spectator's."""
 
     match_id: int
@@ -65,8 +66,11 @@ class MatchConsumer(AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self._send_state(force=True)
+        # Table chat (games/chat/sockets.py): history, live messages, ban closes.
+        await self.chat_connect(user=self.user, match_id=self.match_id)
 
     async def disconnect(self, code: int) -> None:
+        await self.chat_disconnect()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.seat is not None:
@@ -137,11 +141,15 @@ class MatchConsumer(AsyncWebsocketConsumer):
     async def _on_sync(self, message: dict[str, Any]) -> None:
         await self._send_state(force=True)
 
+    async def _on_chat(self, message: dict[str, Any]) -> None:
+        await self.chat_receive(message)
+
     HANDLERS: dict[str, Callable[[MatchConsumer, dict[str, Any]], Any]] = {
         "action": _on_action,
         "resign": _on_resign,
         "rematch": _on_rematch,
         "sync": _on_sync,
+        "chat": _on_chat,
     }
 
     async def _call(self, service: Callable[[Match], Any]) -> None:

@@ -52,3 +52,11 @@ async def ws_connect(user: User | None, path: str = "/ws/lobby/") -> WebsocketCo
     connected, _ = await communicator.connect(timeout=5)
     assert connected, f"{path} refused the connection"
     return communicator
+
+
+async def receive_type(client: WebsocketCommunicator, kind: str, timeout: float = 5) -> dict:
+    """The next frame of type ``kind`` (frames of other types are skipped)."""
+    while True:
+        frame = await client.receive_json_from(timeout=timeout)
+        if frame["type"] == kind:
+            return frame
