@@ -90,6 +90,9 @@ class Connection {
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${config.wsPath}`;
 const conn = new Connection(wsUrl, { message: onMessage, status: onStatus });
+// The chat panel (chat.js) shares this socket: it hears every frame as a
+// "gin:socket-message" event and sends through "gin:socket-send" (cancelled once sent).
+document.addEventListener("gin:socket-send", (event) => { if (conn.send(event.detail)) event.preventDefault(); });
 
 // --------------------------------------------------------------------------
 // Helpers over the state message
@@ -173,6 +176,7 @@ function sendControl(type) {
 // Incoming messages
 // --------------------------------------------------------------------------
 function onMessage(data) {
+  document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: data }));
   if (data.type === "state") {
     const firstState = ui.msg === null;
     const previous = ui.msg;
