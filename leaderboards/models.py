@@ -83,10 +83,6 @@ class ComputerBoardEntry(models.Model):
         ]
         indexes = [models.Index(fields=["level", "rank"])]
 
-    @property
-    def win_rate(self) -> float:
-        return self.matches_won / self.matches_played if self.matches_played else 0.0
-
 
 class Rating(models.Model):
     """A registered player's current Glicko-2 rating (absent until the first rated match)."""

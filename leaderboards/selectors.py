@@ -8,8 +8,10 @@ are counted among active players only, so a banned player disappears from every 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
+from urllib.parse import quote
 
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Window
 from django.db.models.functions import RowNumber
@@ -43,6 +45,18 @@ class BoardPage:
     previous_url: str
     next_url: str | None
     past_boards: list[dict] = field(default_factory=list)
+
+
+def profile_url(username: str) -> str:
+    """The player's profile page (accounts:profile), without a reverse() per row."""
+    prefix, suffix = _profile_url_parts()
+    return f"{prefix}{quote(username, safe='@+')}{suffix}"
+
+
+@functools.cache
+def _profile_url_parts() -> tuple[str, str]:
+    prefix, suffix = reverse("accounts:profile", args=["-"]).rsplit("-", 1)
+    return prefix, suffix
 
 
 def period_url(period: Period) -> str:
@@ -143,6 +157,8 @@ def rating_page(*, viewer: User | None) -> RatingPage:
         )
         if own is not None:
             page.viewer = ViewerStanding(position=own["position"], row=own)
+    for row in [*page.rows, *([page.viewer.row] if page.viewer else [])]:
+        row["rating"], row["deviation"] = round(row["rating"]), round(row["deviation"])
     return page
 
 
@@ -185,7 +201,7 @@ def computer_page(*, level: str, viewer: User | None, min_matches: int) -> Compu
                 matches_needed=0 if qualified else max(min_matches - own["matches_played"], 0),
             )
     for row in [*page.rows, *([page.viewer.row] if page.viewer else [])]:
-        row["win_rate"] = row["matches_won"] / row["matches_played"]
+        row["win_percent"] = round(100 * row["matches_won"] / row["matches_played"])
     return page
 
 

@@ -242,20 +242,22 @@ def rating_apply_match(*, match_id: int) -> bool:
             return False
         before = {seat.index: ratings[seat.user_id].as_glicko() for seat in seats}
         when = match.finished_at or timezone.now()
+        changes = []
         for seat in seats:
-            rating = ratings[seat.user_id]
             opponent = before[1 - seat.index]
-            new = glicko2.rate(
-                before[seat.index], [glicko2.GameResult(opponent, _match_score(match, seat.index))]
-            )
-            RatingChange.objects.create(
-                user_id=seat.user_id,
-                match=match,
-                rating_before=rating.rating,
-                rating=new.rating,
-                deviation=new.deviation,
-                volatility=new.volatility,
-                at=when,
+            result = glicko2.GameResult(opponent, _match_score(match, seat.index))
+            new = glicko2.rate(before[seat.index], [result])
+            rating = ratings[seat.user_id]
+            changes.append(
+                RatingChange(
+                    user_id=seat.user_id,
+                    match=match,
+                    rating_before=rating.rating,
+                    rating=new.rating,
+                    deviation=new.deviation,
+                    volatility=new.volatility,
+                    at=when,
+                )
             )
             rating.rating, rating.deviation, rating.volatility = (
                 new.rating,
@@ -264,7 +266,11 @@ def rating_apply_match(*, match_id: int) -> bool:
             )
             rating.rated_matches += 1
             rating.updated_at = when
-            rating.save()
+        RatingChange.objects.bulk_create(changes)
+        Rating.objects.bulk_update(
+            ratings.values(),
+            ["rating", "deviation", "volatility", "rated_matches", "updated_at"],
+        )
     return True
 
 

@@ -1,6 +1,16 @@
-"""``{% load leaderboards %}{% rating_chart user %}``: the profile page's rating chart."""
+"""Template tags of the leaderboard pages and the profile page.
+
+- ``{% rating_chart user %}``: the rating history chart (leaderboards/_rating_chart.html).
+- ``{% board_rows rows viewer_id "points" "matches_won" ... %}``: the rows of a board
+  table, built in Python with html.escape: 100 rows of 7 cells cost a fraction of a
+  millisecond, against several through the template engine (or format_html), on the
+  site's busiest page.
+"""
+
+from html import escape
 
 from django import template
+from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
 from leaderboards import selectors
@@ -11,3 +21,21 @@ register = template.Library()
 @register.inclusion_tag("leaderboards/_rating_chart.html")
 def rating_chart(user: User) -> dict:
     return {"chart": selectors.rating_chart(user=user)}
+
+
+@register.simple_tag
+def board_rows(rows: list[dict], viewer_id: int | None, *fields: str) -> SafeString:
+    """One <tr> per row: position, the player linked to their profile, then ``fields``
+    as right-aligned numbers; the viewer's own row is marked ``is-you``. Every value
+    is HTML-escaped."""
+    lines = []
+    for row in rows:
+        mark = ' class="is-you"' if row["user_id"] == viewer_id else ""
+        name = row["user__username"]
+        cells = "".join(f'<td class="num">{escape(str(row[f]))}</td>' for f in fields)
+        lines.append(
+            f'<tr{mark}><td class="num">{row["position"]:d}</td>'
+            f'<td><a href="{escape(selectors.profile_url(name))}">{escape(name)}</a></td>'
+            f"{cells}</tr>"
+        )
+    return mark_safe("\n".join(lines))  # every value escaped above

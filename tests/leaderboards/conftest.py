@@ -1,16 +1,12 @@
-"""Factories for the leaderboard tests (players and finished matches written straight
-to the match tables, the shape the games services leave behind) and a real Celery
-worker process."""
+"""Factories for the leaderboard tests: players and finished matches written straight
+to the match tables (the shape the games services leave behind); a poll helper for
+the tests that use the real Celery worker of tests/workers.py."""
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from datetime import datetime
 
 import pytest
-from django.conf import settings
 
 from accounts.models import User
 from games.models import Match, Seat
@@ -63,66 +59,11 @@ def player(db) -> Callable[..., User]:
     return make_player
 
 
-@pytest.fixture
-def celery_worker_process(django_db_setup, django_db_blocker, tmp_path):
-    """A real ``celery -A ginsite worker -P solo`` on the test database and this run's
-    Redis (STACK-NOTES pitfall 6): started after the test database exists, stopped
-    before it is dropped. Yields the worker's log file."""
-    from django.db import connection
-
-    from ginsite.celery import app as celery_app
-
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{auth}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "REDIS_URL": settings.REDIS_URL,
-    }
-    celery_app.control.purge()  # messages left by earlier runs are not this test's
-    log = tmp_path / "worker.log"
-    with log.open("wb") as out:
-        worker = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "ginsite",
-                "worker",
-                "-P",
-                "solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "info",
-            ],
-            cwd=settings.BASE_DIR,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while b" ready." not in log.read_bytes():
-            if worker.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the Celery worker did not start:\n" + log.read_text())
-            time.sleep(0.2)
-        yield log
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-
-
-def wait_for(condition: Callable[[], bool], *, log, seconds: float = 30) -> None:
-    """Poll ``condition`` (reading the database) until true; fail with the worker log."""
+def wait_for(condition: Callable[[], bool], *, worker, seconds: float = 30) -> None:
+    """Poll ``condition`` (reading the database) until true; fail with the log of
+    ``worker`` (tests/workers.py's live_celery_worker)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:
-            pytest.fail("the worker did not do it in time; its log:\n" + log.read_text())
+            pytest.fail("the worker did not do it in time; its log:\n" + worker.log())
         time.sleep(0.2)

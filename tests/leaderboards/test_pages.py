@@ -204,7 +204,8 @@ def test_computer_boards_rank_win_rate_per_level(client, settings):
     client.force_login(cid)
     html = client.get("/leaderboards/computer/expert/").content.decode()
     assert rows(html) == [("1", "bob"), ("2", "ann")]  # 100 %, 75 %; cid has 2 of 3 matches
-    assert "100%" in html and "75%" in html
+    cells = re.findall(r'<td class="num">(\d+)</td>', html.split('id="board"', 1)[1])
+    assert cells == ["1", "100", "4", "4", "2", "75", "3", "4"]  # #, win %, won, matches
     assert standing(html) == (
         "You have played 2 matches against the expert computer: 1 more to be ranked."
     )

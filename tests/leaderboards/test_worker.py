@@ -17,9 +17,8 @@ from tests.leaderboards.conftest import finish_match, make_player, wait_for
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_beat_task_and_rating_task_run_on_a_real_worker(celery_worker_process, settings):
+def test_beat_task_and_rating_task_run_on_a_real_worker(live_celery_worker, settings):
     settings.LEADERBOARD_MIN_MATCHES = 5  # the worker reads the default, 5, too
-    log = celery_worker_process
     now = timezone.now()
     ann, bob = make_player("ann"), make_player("bob")
     for _ in range(5):
@@ -29,7 +28,9 @@ def test_beat_task_and_rating_task_run_on_a_real_worker(celery_worker_process, s
     with transaction.atomic():
         match = finish_match((bob, ann), finished_at=now, scores=(200, 90), winner=0)
         hooks.match_finished(match)
-    wait_for(lambda: Rating.objects.filter(user=bob, rated_matches=1).exists(), log=log)
+    wait_for(
+        lambda: Rating.objects.filter(user=bob, rated_matches=1).exists(), worker=live_celery_worker
+    )
     assert Rating.objects.get(user=bob).rating > 1500 > Rating.objects.get(user=ann).rating
 
     # The schedule as beat sees it (synced into the admin-editable PeriodicTask table).
@@ -40,7 +41,7 @@ def test_beat_task_and_rating_task_run_on_a_real_worker(celery_worker_process, s
     week = period_containing(PeriodKind.WEEK, now)
     wait_for(
         lambda: BoardEntry.objects.filter(board__period_start=week.start, rank=1).exists(),
-        log=log,
+        worker=live_celery_worker,
     )
     board = Board.objects.get(kind="week", period_start=week.start)
     ranked = board.entries.filter(rank__isnull=False).order_by("rank")
