@@ -136,11 +136,6 @@ def card_at(index: int) -> Card:
     return _BY_INDEX[index]
 
 
-def parse_cards(cards: Iterable[str | Card]) -> list[Card]:
-    """Cards from Cards or texts, in the order given."""
-    return [Card.parse(card) for card in cards]
-
-
 def cards_to_mask(cards: Iterable[str | Card]) -> int:
     """The mask of these cards; ValueError on bad text or a repeated card."""
     items = cards if isinstance(cards, list | tuple) else list(cards)
@@ -173,8 +168,3 @@ def mask_value(mask: int) -> int:
         total += VALUES[low.bit_length() - 1]
         mask ^= low
     return total
-
-
-def card_texts(cards: Iterable[Card]) -> list[str]:
-    """Texts of cards, in the order given."""
-    return [str(card) for card in cards]

@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
@@ -38,7 +38,7 @@ class RuleSet:
     straight: bool = False
     turn_seconds: int | None = 30
 
-    PRESETS: ClassVar[dict[str, Callable[[], RuleSet]]]
+    PRESETS: ClassVar[dict[str, RuleSet]]  # name -> the preset's (immutable) rules
 
     def __post_init__(self) -> None:
         for name in ("knock_limit", "target_score", "gin_bonus", "big_gin_bonus",
@@ -102,17 +102,17 @@ class RuleSet:
     @classmethod
     def preset(cls, name: str) -> RuleSet:
         """The preset called ``name``: default, time_freedom, straight or oklahoma."""
-        factory = cls.PRESETS.get(name)
-        if factory is None:
+        rules = cls.PRESETS.get(name)
+        if rules is None:
             raise ValueError(
                 f"unknown rule preset {name!r}; choose one of {', '.join(cls.PRESETS)}"
             )
-        return factory()
+        return rules
 
     def preset_name(self) -> str | None:
         """The name of the preset equal to these rules, or None for tweaked rules."""
-        for name, factory in self.PRESETS.items():
-            if factory() == self:
+        for name, rules in self.PRESETS.items():
+            if rules == self:
                 return name
         return None
 
@@ -150,8 +150,8 @@ class RuleSet:
 
 
 RuleSet.PRESETS = {
-    "default": RuleSet.default,
-    "time_freedom": RuleSet.time_freedom,
-    "straight": RuleSet.straight_gin,
-    "oklahoma": RuleSet.oklahoma_gin,
+    "default": RuleSet.default(),
+    "time_freedom": RuleSet.time_freedom(),
+    "straight": RuleSet.straight_gin(),
+    "oklahoma": RuleSet.oklahoma_gin(),
 }

@@ -22,6 +22,7 @@ def test_presets():
     assert straight.straight and straight.gin_bonus == 0 and straight.big_gin_bonus == 0
     assert straight.game_bonus == 100 and straight.line_bonus == 25 and straight.shutout
     assert RuleSet.oklahoma_gin().oklahoma
+    assert RuleSet.PRESETS["straight"] == straight
     for name in ("default", "time_freedom", "straight", "oklahoma"):
         assert RuleSet.preset(name).preset_name() == name
         assert name in RuleSet.PRESETS
