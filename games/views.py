@@ -229,6 +229,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         )
     config = {
         "matchId": match.pk,
+        "userName": request.user.display_name if request.user.is_authenticated else None,
         "wsPath": f"/ws/match/{match.pk}/",
         "matchUrlTemplate": reverse("games:table", kwargs={"match_id": 0}).replace(
             "/0/", "/__ID__/"

@@ -56,7 +56,7 @@ class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.closedByUs) return;
-      if (event.code === 4403 || event.code === 4404) {
+      if (event.code === 4003 || event.code === 4403 || event.code === 4404) {
         this.handlers.status("refused", event.code);
         return;
       }
@@ -70,6 +70,15 @@ class Connection {
     this.retryAt = Date.now() + delay;
     this.handlers.status("reconnecting", delay);
     this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Drop this socket and open a fresh one at once (the server re-reads our seat). */
+  reopen() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+    this.attempt = 0;
+    this.connect();
   }
 
   /** Reconnect at once (network back, tab visible again, "retry now"). */
@@ -178,6 +187,7 @@ function sendControl(type) {
 function onMessage(data) {
   document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: data }));
   if (data.type === "state") {
+    if (wrongSeat(data)) return;
     const firstState = ui.msg === null;
     const previous = ui.msg;
     ui.msg = data;
@@ -208,12 +218,25 @@ function onMessage(data) {
   }
 }
 
+// A socket opened while the match waited for an opponent may be bound to the seat
+// we held then; once seats are drawn at the start it must be opened again.
+let lastReopen = 0;
+function wrongSeat(data) {
+  const me = data.you;
+  if (!config.userName || (me !== 0 && me !== 1)) return false;
+  const seat = data.match.seats.find((s) => s.seat === me);
+  if (!seat || seat.bot_level || seat.name === config.userName) return false;
+  if (Date.now() - lastReopen > 3000) { lastReopen = Date.now(); conn.reopen(); }
+  return true;
+}
+
 function onStatus(status, detail) {
   root.dataset.conn = status;
   const banner = document.getElementById("conn-banner");
   const text = banner.querySelector("[data-conn-text]");
   const mine = root.querySelector("[data-my-conn]");
   if (status === "online") {
+    root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
     banner.hidden = true;
     if (mine) { mine.dataset.state = "online"; mine.textContent = "connected"; }
     return;
@@ -222,12 +245,14 @@ function onStatus(status, detail) {
   if (mine) { mine.dataset.state = "offline"; mine.textContent = status === "connecting" ? "connecting…" : "offline"; }
   if (status === "connecting") text.textContent = "Connecting…";
   else if (status === "reconnecting") text.textContent = `Connection lost. Reconnecting in ${Math.max(1, Math.round(detail / 1000))} s…`;
-  else if (status === "refused") text.textContent = detail === 4403 ? "You cannot watch this match." : "This match does not exist.";
+  else if (status === "refused") {
+    text.textContent = { 4003: "Your account was closed.", 4403: "You cannot watch this match." }[detail] ?? "This match does not exist.";
+  }
 }
 
 function markNewCards(previous, next) {
   ui.newCards = new Set();
-  if (!previous || !isPlayer()) return;
+  if (!previous?.view || !next.view || !isPlayer()) return;
   const samehand = previous.match.hand_number === next.match.hand_number;
   if (!samehand) return;
   const before = new Set(previous.view.hand);
@@ -297,7 +322,7 @@ function handleFinishedHands(firstState) {
   const over = ui.msg.match.status === "finished";
   if (firstState) {
     ui.handsSeen = count;
-    const freshDeal = (ui.msg.view.history || []).length === 0;
+    const freshDeal = (ui.msg.view?.history || []).length === 0;
     if ((last && last.number > dismissed() && (freshDeal || over)) || (over && !last)) openShowdown(last?.number ?? null);
     return;
   }
@@ -902,7 +927,8 @@ setInterval(tickClock, 250);
 // --------------------------------------------------------------------------
 function announce(previous, next) {
   const live = document.getElementById("announce");
-  if (!previous || previous.match.hand_number !== next.match.hand_number) {
+  if (!next.view) return;
+  if (!previous?.view || previous.match.hand_number !== next.match.hand_number) {
     live.textContent = `Hand ${next.match.hand_number} dealt.`;
     return;
   }

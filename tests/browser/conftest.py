@@ -1,0 +1,175 @@
+"""Real Chromium (Debian's, driven by Playwright's sync API) against a real daphne
+server and a real Celery worker (tests/workers.py), on the test database.
+
+Browser tests run last (tests/conftest.py) and allow Django's async-unsafe calls
+only inside themselves (STACK-NOTES pitfalls 2 and 3). ``TablePlayer`` plays a
+table page by clicking like a person: pass on the first turn, draw from the
+stock, go gin or knock as soon as the buttons offer it, otherwise discard the
+highest deadwood card.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+DESKTOP = {"width": 1366, "height": 768}
+PASSWORD = "felt-table-Knock-42"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    # Playwright's sync API keeps an event loop running in this thread from here on,
+    # so Django's async-safety check would refuse the tests' ORM calls and the
+    # database flush after each test. Allowed only while Playwright runs, which is
+    # the end of the session (browser tests run last).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                yield chromium
+            finally:
+                chromium.close()
+
+
+@pytest.fixture
+def site(live_asgi_server: Any, live_celery_worker: Any) -> Any:
+    """The running site (daphne + Celery); ``site.url`` is its address."""
+    return live_asgi_server
+
+
+@pytest.fixture
+def new_page(browser: Browser) -> Iterator[Any]:
+    """``new_page(viewport)``: a page in a fresh context (its own cookies)."""
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None) -> Page:
+        # Reduced motion: the table skips its animations, so clicks need not wait for them.
+        context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.js_errors = errors  # type: ignore[attr-defined]
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def sign_in(page: Page, base_url: str, username: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_login", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+
+
+def start_from_lobby(page: Page, form: str, *, variant: str, target: str = "50",
+                     level: str | None = None) -> None:
+    """Fill one of the lobby forms (computer / friend / quick) and submit it."""
+    scope = page.locator(f"form[data-form={form}]")
+    if level:
+        scope.locator(f"label:has(input[value={level}])").click()
+    scope.locator(f"label:has(input[name='{form}-variant'][value={variant}])").click()
+    scope.locator("summary").click()
+    page.select_option(f"#id_{form}-target_score", target)
+    scope.locator("button[type=submit]").click()
+    page.wait_for_url("**/match/*/")
+
+
+class TablePlayer:
+    """Plays a table page by clicking, one decision at a time."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def showdown_open(self) -> bool:
+        return self.page.locator("#showdown[open]").count() > 0
+
+    def settle(self) -> None:
+        """Wait until no action of ours is still on its way to the server."""
+        self.page.wait_for_function(
+            "!document.getElementById('table-app').classList.contains('is-pending')"
+        )
+
+    def _click(self, selector: str) -> bool:
+        try:
+            self.page.click(selector, timeout=2_000)
+        except PlaywrightTimeout:
+            return False  # the table changed under us (e.g. the hand ended): look again
+        self.settle()
+        return True
+
+    def act(self) -> str | None:
+        """One move if it is ours; returns what was done, "showdown", or None."""
+        page = self.page
+        if self.showdown_open():
+            return "showdown"
+        if page.locator("[data-act=gin]:visible").count():
+            return "gin" if self._click("[data-act=gin]") else None
+        if page.locator("[data-act=big-gin]:visible").count():
+            return "big_gin" if self._click("[data-act=big-gin]") else None
+        if page.locator("[data-act=knock]:visible").count():
+            if self._click("[data-act=knock]"):
+                return "knock" if self._click(
+                    "[data-my-hand] .card[data-knock=true] >> nth=0") else None
+            return None
+        if page.locator("[data-act=pass]:visible").count():
+            return "pass" if self._click("[data-act=pass]") else None
+        if page.locator("[data-stock][data-active=true]").count():
+            return "draw" if self._click("[data-stock]") else None
+        discardable = page.locator("[data-my-hand] .card[data-drag=card]")
+        if discardable.count():
+            dead = page.locator(".meld-group--deadwood .card[data-drag=card]")
+            target = dead.last if dead.count() else discardable.last
+            try:
+                card = target.get_attribute("data-card", timeout=1_000)
+            except PlaywrightTimeout:
+                return None
+            return "discard" if self._click(f"[data-my-hand] .card[data-card='{card}']") else None
+        return None
+
+    def play_until_showdown(self, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.act() == "showdown":
+                return
+            time.sleep(0.05)
+        raise AssertionError("the hand did not end in time")
+
+    def wait_for_verdict(self) -> str:
+        """The fairness verdict of the hand in the showdown dialog."""
+        verdict = self.page.locator("#showdown [data-fairness]")
+        verdict.wait_for()
+        return verdict.get_attribute("data-fairness") or ""
+
+    def match_over(self) -> bool:
+        return self.page.locator("#showdown [data-match-over]:not([hidden])").count() > 0
+
+    def next_hand(self) -> None:
+        self.page.click("#showdown [data-next-hand]")
+        self.page.wait_for_function("!document.getElementById('showdown').open")
+
+    def hand_cards(self) -> list[str]:
+        return self.page.locator("[data-my-hand] .card").evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+
+    def history_length(self) -> int:
+        return self.page.locator("[data-log] li:not(.empty)").count()

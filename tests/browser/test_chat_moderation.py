@@ -1,0 +1,137 @@
+"""Chat and moderation in real Chromium against a real daphne server: two players chat
+at a table (quick phrase and typed text, XSS payloads shown as text and never run),
+one reports a message, a moderator mutes the sender from the admin's report queue,
+and the sender's next message is refused with the reason shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from accounts.services import MODERATORS_GROUP, moderators_group_ensure
+from games.chat.models import ChatMessage, ChatReport
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+XSS_PAYLOADS = [
+    '<img src=x onerror="window.__xss=1">',
+    "<script>window.__xss=2</script>",
+    '<svg onload="window.__xss=3"></svg>',
+    '"><b>bold</b> &amp; <a href="javascript:window.__xss=4">x</a>',
+]
+LOG = "[data-chat-log]"
+
+
+def make_user(username: str, **fields: Any) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD, **fields
+    )
+
+
+def chat_texts(page: Any) -> list[str]:
+    return page.locator(f"{LOG} .chat-msg__text").all_text_contents()
+
+
+def wait_for_text(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "([sel, text]) => [...document.querySelectorAll(sel + ' .chat-msg__text')]"
+        ".some((el) => el.textContent === text)",
+        arg=[LOG, text],
+    )
+
+
+def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_page: Any) -> None:
+    base = live_asgi_server.url
+    ann, bob = make_user("ann"), make_user("bob")
+    moderators_group_ensure()
+    make_user("mod", is_staff=True).groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    pages = {}
+    for name in ("ann", "bob"):
+        page = new_page()
+        dialogs: list[str] = []
+        page.on(
+            "dialog", lambda dialog, seen=dialogs: (seen.append(dialog.message), dialog.dismiss())
+        )
+        page.dialogs = dialogs  # type: ignore[attr-defined]
+        sign_in(page, base, name)
+        pages[name] = page
+    ann_page, bob_page = pages["ann"], pages["bob"]
+    # ann invites bob to a table (Time Freedom: no clock to hurry anyone).
+    start_from_lobby(ann_page, "friend", variant="time_freedom")
+    bob_page.goto(ann_page.locator("[data-invite-link]").input_value())
+    bob_page.click("text=Join the match")
+    bob_page.wait_for_url(ann_page.url)
+    for page in (ann_page, bob_page):
+        page.locator("[data-my-hand] .card").first.wait_for()
+
+    # A quick phrase is one click away, and reaches both players.
+    ann_page.click("[data-chat-quick='Good game']")
+    for page in (ann_page, bob_page):
+        wait_for_text(page, "Good game")
+
+    # Typed messages that look like HTML are shown as text and never run.
+    for payload in XSS_PAYLOADS:
+        bob_page.fill("[data-chat-input]", payload)
+        bob_page.press("[data-chat-input]", "Enter")
+        wait_for_text(ann_page, payload)
+    for page in (ann_page, bob_page):
+        assert chat_texts(page)[-len(XSS_PAYLOADS) :] == XSS_PAYLOADS
+        assert page.evaluate("window.__xss") is None
+        assert page.locator(f"{LOG} img, {LOG} script, {LOG} svg, {LOG} b, {LOG} a").count() == 0
+        assert page.dialogs == []
+    assert ChatMessage.objects.filter(author=bob).count() == len(XSS_PAYLOADS)
+
+    # ann reports bob's first message.
+    reported = ann_page.locator(f"{LOG} .chat-msg[data-author=bob]").first
+    reported.locator("[data-chat-tool=report]").click()
+    ann_page.select_option("#chat-report-reason", "abuse")
+    ann_page.fill("#chat-report-comment", "trying to inject code")
+    ann_page.click("[data-chat-report] button[value=report]")
+    ann_page.locator("[data-chat-notice]", has_text="a moderator will look at it").wait_for()
+    report = ChatReport.objects.get()
+    assert (report.reporter, report.message.author, report.reason) == (ann, bob, "abuse")
+
+    # A moderator mutes the sender from the report queue in the admin.
+    mod_page = new_page()
+    sign_in(mod_page, base, "mod")
+    mod_page.goto(f"{base}/admin/chat/chatreport/")
+    mod_page.click(f"a[href$='/admin/chat/chatreport/{report.pk}/change/']")
+    assert mod_page.locator("#reported-message").inner_text().find(XSS_PAYLOADS[0]) >= 0
+    mod_page.check("input[name=action][value=mute]")
+    mod_page.select_option("select[name=duration]", "1h")
+    mod_page.fill("input[name=reason]", "Posting code in the chat")
+    mod_page.click("input[name=resolve]")
+    mod_page.wait_for_url(f"{base}/admin/chat/chatreport/")
+    assert "bob muted until" in mod_page.locator(".messagelist").inner_text().lower()
+
+    # The hidden message disappears from both tables; bob is told at once.
+    for page in (ann_page, bob_page):
+        page.wait_for_function(
+            "([sel, text]) => ![...document.querySelectorAll(sel + ' .chat-msg__text')]"
+            ".some((el) => el.textContent === text)",
+            arg=[LOG, XSS_PAYLOADS[0]],
+        )
+    notice = bob_page.locator("[data-chat-notice]")
+    notice.filter(has_text="Posting code in the chat").wait_for()
+
+    # bob's next message is refused, with the reason and the end of the mute shown
+    # (the notice is cleared first so that what appears is the answer to this message).
+    bob_page.evaluate(
+        "() => { const n = document.querySelector('[data-chat-notice]');"
+        " n.textContent = ''; n.hidden = true; }"
+    )
+    bob_page.fill("[data-chat-input]", "sorry!")
+    bob_page.press("[data-chat-input]", "Enter")
+    notice.filter(has_text="muted until").wait_for()
+    refusal = notice.inner_text()
+    assert "Posting code in the chat" in refusal and "UTC" in refusal
+    assert "sorry!" not in chat_texts(ann_page)
+    assert not ChatMessage.objects.filter(text="sorry!").exists()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    bob_page.screenshot(path=str(SCREENSHOTS / "chat-muted-desktop.png"), full_page=True)
+    for page in (ann_page, bob_page, mod_page):
+        assert page.js_errors == []

@@ -1,0 +1,253 @@
+"""Whole matches in real Chromium: against the computer after signing up, and
+between two browsers through an invite link; a reload and a server restart in
+the middle of a match; the table at phone and desktop sizes; the deal check."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.engine import commitment, shuffled_deck
+from games.models import Match, Seat
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    TablePlayer,
+    sign_in,
+    start_from_lobby,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def make_player(username: str) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+def match_of(page: Any) -> Match:
+    match_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    return Match.objects.get(pk=match_id)
+
+
+def test_sign_up_and_play_the_computer_to_the_end(site: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(site.url + "/")
+    page.click("text=Sign up")
+    page.fill("#id_username", "newcomer")
+    page.fill("#id_email", "newcomer@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(site.url + "/")
+    assert page.locator(".site-account__name").inner_text() == "newcomer"
+
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    player = TablePlayer(page)
+    page.locator("[data-my-hand] .card").first.wait_for()
+    hands = 0
+    while True:
+        player.play_until_showdown()
+        hands += 1
+        assert player.wait_for_verdict() == "verified"
+        if player.match_over():
+            break
+        assert hands < 30, "the match should have ended long ago"
+        player.next_hand()
+
+    match = match_of(page)
+    assert match.status == Match.Status.FINISHED and match.end_reason == "target"
+    me = Seat.objects.get(match=match, user__username="newcomer")
+    title = page.locator("#showdown [data-match-over] h3").inner_text()
+    assert ("You win the match" in title) == (match.winner_seat == me.index)
+    totals = page.locator("#showdown [data-match-over] tfoot td").all_inner_texts()
+    final = match.final_score["totals"]
+    assert totals == [str(final[me.index]), str(final[1 - me.index])]
+    assert match.hands.count() == hands
+    assert page.js_errors == []
+
+    # A rematch against the computer starts at once on a new table.
+    page.click("#showdown [data-rematch]")
+    page.wait_for_url(lambda url: url.rstrip("/") != f"{site.url}/match/{match.pk}")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    assert match_of(page).rematch_of_id == match.pk
+
+
+def test_two_browsers_play_each_other_through_an_invite_link(site: Any, new_page: Any) -> None:
+    make_player("alice")
+    make_player("bob")
+    alice, bob = new_page(), new_page()
+    sign_in(alice, site.url, "alice")
+    sign_in(bob, site.url, "bob")
+
+    start_from_lobby(alice, "friend", variant="time_freedom")
+    link = alice.locator("[data-invite-link]")
+    link.wait_for()
+    invite = link.input_value()
+    assert "/join/" in invite
+
+    bob.goto(invite)
+    bob.click("text=Join the match")
+    bob.wait_for_url(alice.url)
+    # Alice's waiting page turns into the table by itself, and each sees the other online.
+    for page, other in ((alice, "bob"), (bob, "alice")):
+        page.locator("[data-my-hand] .card").first.wait_for()
+        top = page.locator("[data-seat-bar=top]")
+        assert other in top.locator("[data-name]").inner_text()
+        top.locator(".conn[data-state=online]").wait_for()
+
+    players = [TablePlayer(alice), TablePlayer(bob)]
+    deadline = time.monotonic() + 90
+    while not all(p.showdown_open() for p in players):
+        assert time.monotonic() < deadline, "the hand did not end"
+        moved = [p.act() for p in players]
+        if not any(m not in (None, "showdown") for m in moved):
+            time.sleep(0.05)
+
+    assert [p.wait_for_verdict() for p in players] == ["verified", "verified"]
+    # Both tables agree on the score: my total is the other's opponent total.
+    scores = [p.page.locator("[data-showdown-scores] .num:nth-child(3n)").all_inner_texts()
+              for p in players]
+    assert scores[0] == list(reversed(scores[1]))
+    match = match_of(alice)
+    hand = match.hands.get(number=1)
+    headline = alice.locator("[data-showdown-headline]").inner_text()
+    if hand.result_kind == "draw":
+        assert "Draw" in headline
+    else:
+        assert str(hand.points) in headline
+    assert alice.js_errors == [] and bob.js_errors == []
+
+
+def test_reload_and_server_restart_resync_and_play_continues(site: Any, new_page: Any) -> None:
+    page = new_page()
+    page.goto(site.url + "/")
+    page.click("text=Play as guest, no sign-up")
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    player = TablePlayer(page)
+    page.locator("[data-my-hand] .card").first.wait_for()
+
+    def play_moves(count: int) -> None:
+        before = player.history_length()
+        deadline = time.monotonic() + 30
+        while player.history_length() < before + count:
+            assert time.monotonic() < deadline, "play did not continue"
+            if player.act() == "showdown":
+                player.next_hand()
+                before = player.history_length()
+            time.sleep(0.05)
+
+    play_moves(3)
+    player.settle()
+    cards = player.hand_cards()
+    match = match_of(page)
+    hands_before = match.hands.count()
+    page.reload()
+    page.locator("[data-my-hand] .card").first.wait_for()
+    if match.hands.count() == hands_before:  # the computer did not end the hand meanwhile
+        assert player.hand_cards() == cards
+    play_moves(3)
+
+    connects = int(page.locator("#table-app").get_attribute("data-connects"))
+    site.restart()
+    page.wait_for_function(
+        f"Number(document.getElementById('table-app').dataset.connects) > {connects}",
+        timeout=20_000,
+    )
+    page.locator("[data-my-conn][data-state=online]").wait_for()
+    play_moves(3)
+    assert page.js_errors == []
+
+
+SIZES = {
+    "phone-portrait": {"width": 390, "height": 844},
+    "phone-landscape": {"width": 844, "height": 390},
+    "desktop": {"width": 1366, "height": 768},
+}
+
+
+def assert_fits(page: Any, size: dict[str, int]) -> None:
+    """Nothing sticks out sideways, and every card of my hand is on screen."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= size["width"], f"the page is {width}px wide at {size}"
+    for box in page.locator("[data-my-hand] .card").evaluate_all(
+        "cards => cards.map(c => c.getBoundingClientRect().toJSON())"
+    ):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
+
+
+def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page = new_page(SIZES["desktop"])
+    page.goto(site.url + "/")
+    page.click("text=Play as guest, no sign-up")
+    start_from_lobby(page, "computer", variant="default", level="easy")
+    player = TablePlayer(page)
+    page.locator("[data-my-hand] .card").first.wait_for()
+    deadline = time.monotonic() + 30
+    while page.locator("[data-my-hand] .card").count() != 11:  # my turn to discard
+        assert time.monotonic() < deadline
+        if player.act() == "showdown":
+            player.next_hand()
+        time.sleep(0.05)
+    for name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+        assert_fits(page, size)
+        page.screenshot(path=SCREENSHOTS / f"table-{name}.png")
+    player.play_until_showdown()
+    player.wait_for_verdict()
+    for name, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(300)
+        page.screenshot(path=SCREENSHOTS / f"showdown-{name}.png")
+    for name in SIZES:
+        assert (SCREENSHOTS / f"table-{name}.png").stat().st_size > 10_000
+    assert page.js_errors == []
+
+
+def test_browser_redeal_matches_the_engine_and_catches_tampering(
+    site: Any, new_page: Any
+) -> None:
+    page = new_page()
+    page.goto(site.url + "/fairness/")
+    seeds = [secrets.token_bytes(32) for _ in range(12)] + [b"\x00", b"gin" * 40]
+    results = page.evaluate(
+        """async (seeds) => {
+            const f = await import("/static/games/fairness.js");
+            const out = [];
+            for (const hex of seeds) {
+              const bytes = f.hexToBytes(hex);
+              out.push({deck: await f.shuffledDeck(bytes), sha: await f.sha256Hex(bytes)});
+            }
+            return out;
+        }""",
+        [seed.hex() for seed in seeds],
+    )
+    for seed, result in zip(seeds, results, strict=True):
+        assert result["deck"] == [str(card) for card in shuffled_deck(seed)]
+        assert result["sha"] == commitment(seed)
+
+    seed = seeds[0]
+    deck = [str(card) for card in shuffled_deck(seed)]
+    honest = {"seed": seed.hex(), "commitment": commitment(seed), "dealer": 0}
+    mine = {"seat": 1, "hand": deck[0:20:2], "upcard": deck[20]}  # non-dealer: even cards
+    verdicts = page.evaluate(
+        """async ([hand, seen, other]) => {
+            const f = await import("/static/games/fairness.js");
+            const run = async (h, o) => (await f.verifyHand(h, o)).verified;
+            return [
+              await run(hand, seen),
+              await run({...hand, seed: other}, seen),
+              await run(hand, {...seen, commitment: "00".repeat(32)}),
+              await run(hand, {...seen, hand: [...seen.hand.slice(1), seen.upcard]}),
+            ];
+        }""",
+        [honest, mine, seeds[1].hex()],
+    )
+    assert verdicts == [True, False, False, False]
