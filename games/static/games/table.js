@@ -97,6 +97,8 @@ class Connection {
   }
 }
 
+const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed"]);
+
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${config.wsPath}`;
 const conn = new Connection(wsUrl, { message: onMessage, status: onStatus });
 // The chat panel (chat.js) shares this socket: it hears every frame as a
@@ -211,6 +213,7 @@ function onMessage(data) {
     }
     renderSeats();
   } else if (data.type === "error") {
+    if (CHAT_ERRORS.has(data.code)) return;  // chat.js shows those next to the chat
     ui.pending = false;
     root.classList.remove("is-pending");
     if (data.code !== "stale_version") toast(data.message || data.code);
