@@ -119,3 +119,10 @@ def test_panel_for_spectators_guests_and_muted_players(make_user, moderator, set
     )
     muted = render_panel(ann)
     assert "You are muted until" in muted and "flooding" in muted
+
+
+def test_lobby_chat_is_on_the_home_page_for_signed_in_players(make_user) -> None:
+    assert "data-chat" not in Client().get("/").content.decode()
+    html = signed_in(make_user("ann")).get("/").content.decode()
+    assert 'data-room="lobby"' in html and "Lobby chat" in html
+    assert 'href="/players/settings/"' in html  # the header's name leads to the settings
