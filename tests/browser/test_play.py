@@ -4,6 +4,7 @@ the middle of a match; the table at phone and desktop sizes; the deal check."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from typing import Any
@@ -121,6 +122,18 @@ def test_two_browsers_play_each_other_through_an_invite_link(site: Any, new_page
         assert "Draw" in headline
     else:
         assert str(hand.points) in headline
+
+    # Alice resigns (with a confirmation); both tables show the end, Bob the winner.
+    players[0].next_hand()
+    alice.click("[data-resign]")
+    alice.click("#resign-dialog button[value=resign]")
+    for page in (alice, bob):
+        page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    assert "You win the match" in bob.locator("#showdown [data-match-over] h3").inner_text()
+    assert "bob wins the match" in alice.locator("#showdown [data-match-over] h3").inner_text()
+    match.refresh_from_db()
+    assert match.end_reason == "resign"
+    assert match.winner_seat == Seat.objects.get(match=match, user__username="bob").index
     assert alice.js_errors == [] and bob.js_errors == []
 
 
@@ -171,6 +184,12 @@ SIZES = {
 }
 
 
+DISCARD_NAME = re.compile(
+    r"^(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king) of "
+    r"(clubs|diamonds|hearts|spades): discard"
+)
+
+
 def assert_fits(page: Any, size: dict[str, int]) -> None:
     """Nothing sticks out sideways, and every card of my hand is on screen."""
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -189,10 +208,17 @@ def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) 
     start_from_lobby(page, "computer", variant="default", level="easy")
     player = TablePlayer(page)
     page.locator("[data-my-hand] .card").first.wait_for()
+    # Keyboard and drag: pass with P on the first turn, then drag the stock to the hand.
     deadline = time.monotonic() + 30
     while page.locator("[data-my-hand] .card").count() != 11:  # my turn to discard
         assert time.monotonic() < deadline
-        if player.act() == "showdown":
+        if page.locator("[data-act=pass]:visible").count():
+            page.keyboard.press("p")
+            player.settle()
+        elif page.locator("[data-stock][data-active=true]").count():
+            page.drag_and_drop("[data-stock]", "[data-my-hand]")
+            player.settle()
+        elif player.showdown_open():
             player.next_hand()
         time.sleep(0.05)
     for name, size in SIZES.items():
@@ -200,6 +226,13 @@ def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) 
         page.wait_for_timeout(300)
         assert_fits(page, size)
         page.screenshot(path=SCREENSHOTS / f"table-{name}.png")
+    # Cards are buttons named like "ten of diamonds": discard one from the keyboard.
+    discard = page.get_by_role("button", name=DISCARD_NAME).last
+    card = discard.get_attribute("data-card")
+    discard.focus()
+    page.keyboard.press("Enter")
+    player.settle()
+    assert page.locator(f"[data-discard] .card[data-card='{card}']").count() == 1
     player.play_until_showdown()
     player.wait_for_verdict()
     for name, size in SIZES.items():
