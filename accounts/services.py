@@ -19,7 +19,7 @@ from games.chat import broadcast
 from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
 from games.models import Match
-from games.services import ServiceError, match_resign
+from games.services import ServiceError, match_resign, quickmatch_cancel
 
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
@@ -113,17 +113,16 @@ def _delete_sessions(user: User) -> int:
     return len(ids)
 
 
-def _resign_open_matches(user: User) -> list[int]:
-    """Resign the user's unfinished matches (the opponent wins); returns their ids."""
+def _leave_play(user: User) -> list[int]:
+    """Take the user out of play: leave the quick-match queue and resign every match
+    in progress (the opponent wins). Returns the ids of the resigned matches."""
+    quickmatch_cancel(user=user)
     resigned = []
-    open_matches = Match.objects.filter(
-        seats__user=user, status__in=[Match.Status.WAITING, Match.Status.ACTIVE]
-    ).distinct()
-    for match in open_matches:
+    for match in Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE).distinct():
         try:
             match_resign(match=match, user=user)
         except ServiceError:
-            continue  # already over, or nothing to resign (e.g. an unjoined invite)
+            continue  # it ended meanwhile
         resigned.append(match.pk)
     return resigned
 
@@ -274,7 +273,7 @@ def user_ban(*, staff: User, user: User, reason: str, report: ChatReport | None 
         locked.is_active = False
         locked.save(update_fields=["is_active"])
         ban = Ban.objects.create(user=locked, reason=reason, created_by=staff)
-        resigned = _resign_open_matches(locked)
+        resigned = _leave_play(locked)
         sessions = _delete_sessions(locked)
         details = _resolve_reports(
             report=report,
@@ -337,7 +336,7 @@ def account_delete(*, user: User) -> None:
         raise AccountError("Staff accounts are deleted by an administrator.")
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
-        resigned = _resign_open_matches(locked)
+        resigned = _leave_play(locked)
         _delete_sessions(locked)
         EmailAddress.objects.filter(user=locked).delete()
         Profile.objects.filter(user=locked).delete()

@@ -24,7 +24,7 @@ from accounts.services import (
 from games import services as games_services
 from games.chat.models import ChatMessage, ChatReport
 from games.chat.services import chat_post, chat_report
-from games.models import Match
+from games.models import Match, QuickMatchEntry
 from tests.chat.helpers import create_user
 
 pytestmark = pytest.mark.django_db
@@ -195,3 +195,11 @@ def test_report_resolve_applies_each_action_once(moderator, reported, action) ->
     assert done.endswith(".")
     with pytest.raises(AccountError, match="already resolved"):
         report_resolve(staff=moderator, report=reported, action="dismiss", reason="")
+
+
+def test_a_banned_player_leaves_the_quick_match_queue(moderator, make_user) -> None:
+    cat = make_user("cat")
+    assert games_services.quickmatch_enqueue(user=cat, rules=None, variant="default") is None
+    assert QuickMatchEntry.objects.filter(user=cat).exists()
+    user_ban(staff=moderator, user=cat, reason="spam")
+    assert not QuickMatchEntry.objects.filter(user=cat).exists()
