@@ -3,6 +3,7 @@ engine ``RuleSet``; the computer form adds the level."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -42,10 +43,9 @@ class RulesForm(forms.Form):
     variant = forms.ChoiceField(
         choices=VARIANT_CHOICES,
         initial="default",
-        widget=forms.RadioSelect,
-        help_text=" · ".join(
-            f"{label}: {VARIANT_HELP[value]}" for value, label in VARIANT_CHOICES
-        ),
+        # site.js shows the chosen variant's line from data-help under the choices.
+        widget=forms.RadioSelect(attrs={"data-help": json.dumps(VARIANT_HELP)}),
+        help_text=VARIANT_HELP["default"],
     )
     target_score = forms.TypedChoiceField(
         label="Play to",

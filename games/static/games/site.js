@@ -34,3 +34,14 @@ document.addEventListener("click", async (event) => {
   button.textContent = copied ? "Copied!" : "Select and copy";
   setTimeout(() => { button.textContent = label; }, 1800);
 });
+
+// Under a row of choices (the variant), say what the chosen one means.
+function showChoiceHelp(input) {
+  const help = input.closest("fieldset")?.querySelector("[data-choice-help]");
+  if (!help || !input.dataset.help) return;
+  try { help.textContent = JSON.parse(input.dataset.help)[input.value] ?? help.textContent; } catch { /* keep */ }
+}
+document.querySelectorAll("input[data-help]:checked").forEach(showChoiceHelp);
+document.addEventListener("change", (event) => {
+  if (event.target.matches?.("input[data-help]")) showChoiceHelp(event.target);
+});
