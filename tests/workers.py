@@ -86,6 +86,9 @@ class _Process:
                 stderr=subprocess.STDOUT, start_new_session=True,
             )
 
+    def remove_log(self) -> None:
+        self.log_path.unlink(missing_ok=True)
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:]
 
@@ -185,6 +188,7 @@ def live_celery_worker(django_db_setup: None) -> Iterator[CeleryWorker]:
         yield worker
     finally:
         worker.stop()
+        worker.remove_log()
 
 
 @pytest.fixture(scope="session")
@@ -196,6 +200,7 @@ def live_asgi_server(django_db_setup: None) -> Iterator[AsgiServer]:
         yield server
     finally:
         server.stop()
+        server.remove_log()
 
 
 __all__ = ["AsgiServer", "CeleryWorker", "live_asgi_server", "live_celery_worker"]

@@ -38,14 +38,19 @@ def replay_match(match: Match) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("variant", "level", "seed"),
-    [("default", "easy", 1), ("oklahoma", "medium", 2), ("straight", "easy", 3)],
+    ("variant", "tweaks", "level", "seed"),
+    [
+        ("default", {}, "easy", 1),
+        ("oklahoma", {}, "medium", 2),
+        # Straight Gin hands end only by gin: a gin bonus keeps the match short.
+        ("straight", {"gin_bonus": 40}, "easy", 3),
+    ],
 )
 def test_replaying_the_log_of_a_finished_match_gives_its_scores(
-    django_user_model, variant, level, seed
+    django_user_model, variant, tweaks, level, seed
 ):
     user = make_user(django_user_model, f"replayer-{variant}")
-    rules = RuleSet.preset(variant).replace(target_score=50)
+    rules = RuleSet.preset(variant).replace(target_score=50, **tweaks)
     match = services.match_create_computer(user=user, level=level, rules=rules, variant=variant)
     match = play_out(match, random.Random(seed))
     assert match.status == Match.Status.FINISHED

@@ -16,7 +16,7 @@ from games import selectors, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
 from games.services import errors
-from tests.games.helpers import current_state, make_user, play_one, play_out
+from tests.games.helpers import current_state, make_user, play_one, play_until_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +220,8 @@ def test_resign_ends_the_match_with_the_game_bonus_to_the_opponent(alice, monkey
 
 def test_a_finished_match_is_immutable(alice):
     match = services.match_create_computer(user=alice, level="easy", rules=FAST)
-    play_out(match, random.Random(5))
+    play_until_hand(match, 2, random.Random(5))
+    services.match_resign(match=match, user=alice)
     before = snapshot(match)
     seat = human_seat(match, alice)
     with pytest.raises(errors.MatchOverError):
@@ -357,8 +358,8 @@ def test_hand_replay_only_for_finished_hands(alice):
     match = services.match_create_computer(user=alice, level="easy", rules=FAST)
     with pytest.raises(errors.HandNotOverError):
         selectors.hand_replay(hand=match.hands.get())
-    play_out(match, random.Random(3))
-    hand = match.hands.order_by("number").first()
+    play_until_hand(match, 2, random.Random(3))
+    hand = match.hands.get(number=1)
     steps = selectors.hand_replay(hand=hand)
     assert steps[0]["move"] is None
     assert len(steps) == 1 + hand.moves.count()
@@ -366,10 +367,16 @@ def test_hand_replay_only_for_finished_hands(alice):
 
 
 def test_score_sheet_runs_hand_by_hand(alice):
-    match = services.match_create_computer(user=alice, level="easy", rules=FAST)
-    match = play_out(match, random.Random(11))
+    match = services.match_create_computer(
+        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
+    )
+    play_until_hand(match, 3, random.Random(11))
+    services.match_resign(match=match, user=alice)
+    match.refresh_from_db()
     sheet = selectors.match_score_sheet(match=match)
-    hands = Hand.objects.filter(match=match, result__isnull=False)
-    assert len(sheet["hands"]) == hands.count()
+    hands = list(Hand.objects.filter(match=match, result__isnull=False).order_by("number"))
+    assert [row["number"] for row in sheet["hands"]] == [h.number for h in hands] == [1, 2]
+    assert [row["kind"] for row in sheet["hands"]] == [h.result_kind for h in hands]
     assert sheet["hands"][-1]["totals"] == sheet["final"]["hand_points"]
-    assert sheet["winner"] == match.winner_seat
+    assert sheet["winner"] == match.winner_seat == 1 - human_seat(match, alice).index
+    assert sheet["end_reason"] == "resign"

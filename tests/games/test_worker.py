@@ -1,16 +1,19 @@
 """Computer turns played by a real Celery worker through the real Redis broker,
-seen live over the match WebSocket."""
+seen live over the match WebSocket; a real daphne server restarted mid-match."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
+from websockets.sync.client import connect
 
 from games import services, tasks
 from games.engine import RuleSet
 from games.models import Match, Move
 from tests.games.helpers import make_user, states_by_version
-from tests.games.sockets import Socket, choose_from_view
+from tests.games.sockets import Socket, choose_from_view, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -70,3 +73,46 @@ async def test_a_real_worker_plays_the_computer_to_the_end(
     assert any(m.seat == bot_seat for m in moves)
     assert duplicated_at is not None
     assert [m.seat for m in moves if m.seq == duplicated_at + 1] == [bot_seat]
+
+
+def recv_state(ws, *, min_version: int = 0, my_turn: bool = False) -> dict:
+    while True:
+        frame = json.loads(ws.recv(timeout=20))
+        if frame["type"] != "state" or frame["version"] < min_version:
+            continue
+        if my_turn and frame["view"]["current_player"] != frame["you"]:
+            continue
+        return frame
+
+
+def test_play_resumes_after_the_server_restarts(
+    django_user_model, live_asgi_server, live_celery_worker
+):
+    alice = make_user(django_user_model, "alice")
+    match = services.match_create_computer(
+        user=alice, level="easy", rules=RuleSet.time_freedom(), variant="time_freedom"
+    )
+    server = live_asgi_server
+    options = {
+        "additional_headers": {"Cookie": session_cookie(alice).decode()},
+        "origin": server.url,
+    }
+    url = f"{server.ws_url}/ws/match/{match.pk}/"
+    with connect(url, **options) as ws:
+        state = recv_state(ws, my_turn=True)  # the worker plays the computer's first turn
+        action = choose_from_view(state["view"])
+        ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+        played = recv_state(ws, min_version=state["version"] + 1)
+    server.restart()
+    with connect(url, **options) as ws:
+        resync = recv_state(ws)
+        assert resync["version"] >= played["version"] and resync["you"] == state["you"]
+        assert resync["match"]["id"] == match.pk
+        if resync["view"]["current_player"] == resync["you"]:
+            state = resync
+        else:
+            state = recv_state(ws, my_turn=True)
+        action = choose_from_view(state["view"])
+        ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+        assert recv_state(ws, min_version=state["version"] + 1)["version"] > state["version"]
+    assert Move.objects.filter(match=match, seat=state["you"]).count() >= 2
