@@ -209,3 +209,13 @@ def test_reserved_names_cannot_be_signed_up() -> None:
 def test_etiquette_page() -> None:
     html = Client().get("/players/etiquette/").content.decode()
     assert "Chat etiquette" in html and "Report, don't retaliate" in html
+
+
+def test_display_preferences_reach_every_page(make_user) -> None:
+    ann = make_user("ann")
+    client = signed_in(ann)
+    assert 'data-suits="four"' in client.get("/").content.decode()
+    client.post("/players/settings/", {"card_style": "minimal", "sound_on": "on"})
+    html = client.get("/").content.decode()
+    assert 'data-suits="two"' in html
+    assert 'data-card-style="minimal"' in html and 'data-sound="on"' in html
