@@ -41,6 +41,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--hands-per-match", type=int, default=5)
     parser.add_argument("--requests", type=int, default=300, help="requests per page")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="measure again on a database kept by an earlier --keep run (no fill; kept)",
+    )
     return parser.parse_args()
 
 
@@ -244,18 +249,19 @@ def bench_page(client, url: str, requests: int) -> None:
 
     for _ in range(20):  # warm-up: connections, template cache
         client.get(url)
-    samples = []
+    samples, cpu = [], []
     for _ in range(requests):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         response = client.get(url)
         samples.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
         assert response.status_code == 200, (url, response.status_code)
     with CaptureQueriesContext(connection) as ctx:
         client.get(url)
     print(
-        f"  {url:<40} p50 {statistics.median(samples):6.1f} ms   "
-        f"p95 {percentile(samples, 0.95):6.1f} ms   max {max(samples):6.1f} ms   "
-        f"{len(ctx.captured_queries)} queries"
+        f"  {url:<32} p50 {statistics.median(samples):5.1f} ms  "
+        f"p95 {percentile(samples, 0.95):5.1f} ms  max {max(samples):6.1f} ms  "
+        f"(Python CPU p50 {statistics.median(cpu):4.1f} ms)  {len(ctx.captured_queries)} queries"
     )
 
 
@@ -266,11 +272,12 @@ def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
     sys.path.insert(0, str(ROOT))
 
-    recreate_database(args.server, args.database)
+    if not args.reuse:
+        recreate_database(args.server, args.database)
     try:
         run(args)
     finally:
-        if not args.keep:
+        if not (args.keep or args.reuse):
             from django.db import connections
 
             connections.close_all()
@@ -284,11 +291,13 @@ def run(args: argparse.Namespace) -> None:
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
+    from django.db.models import Exists, OuterRef
     from django.test import Client
     from django.utils import timezone
 
-    from games.models import Match
-    from leaderboards.models import BoardEntry
+    from accounts.models import User
+    from games.models import Hand, Match
+    from leaderboards.models import BoardEntry, RatingChange
     from leaderboards.periods import PeriodKind, period_containing
     from leaderboards.services import (
         board_recompute,
@@ -300,14 +309,20 @@ def run(args: argparse.Namespace) -> None:
     print(
         f"PostgreSQL {connection.cursor().connection.info.server_version}, database {args.database}"
     )
-    timed("migrate", call_command, "migrate", verbosity=0)
-    total_hands = args.matches * args.hands_per_match
-    timed(
-        f"fill {args.players:,} players, {args.matches:,} matches, {total_hands:,} hands",
-        fill,
-        args.players,
-        args.matches,
-        args.hands_per_match,
+    if not args.reuse:
+        timed("migrate", call_command, "migrate", verbosity=0)
+        total_hands = args.matches * args.hands_per_match
+        timed(
+            f"fill {args.players:,} players, {args.matches:,} matches, {total_hands:,} hands",
+            fill,
+            args.players,
+            args.matches,
+            args.hands_per_match,
+        )
+    print(
+        f"{User.objects.count():,} players, {Match.objects.count():,} matches, "
+        f"{Hand.objects.count():,} hands; load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} cores"
     )
 
     now = timezone.now()
@@ -334,13 +349,15 @@ def run(args: argparse.Namespace) -> None:
 
     recent = list(
         Match.objects.filter(rated=True)
+        .exclude(Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
         .order_by("-finished_at")
         .values_list("pk", flat=True)[:1000]
     )
-    _, elapsed = timed(
-        "rating update of 1,000 matches (the per-match task's work)",
-        lambda: [rating_apply_match(match_id=pk) for pk in reversed(recent)],
+    applied, elapsed = timed(
+        f"rating update of {len(recent):,} matches (the per-match task's work)",
+        lambda: sum(rating_apply_match(match_id=pk) for pk in reversed(recent)),
     )
+    assert applied == len(recent), (applied, len(recent))
     print(f"    {elapsed / len(recent) * 1000:.1f} ms per match")
 
     print(f"Pages ({args.requests} requests each, signed in as a player outside the top 100)")
@@ -363,6 +380,7 @@ def run(args: argparse.Namespace) -> None:
         "/leaderboards/computer/expert/",
     ]:
         bench_page(client, url, args.requests)
+    print(f"  load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

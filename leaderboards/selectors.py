@@ -222,7 +222,7 @@ class RatingChart:
     last_at: datetime | None
 
 
-def rating_chart(*, user: User, width: int = 480, height: int = 120) -> RatingChart:
+def rating_chart(*, user: User, width: int = 640, height: int = 160) -> RatingChart:
     """The player's rating history (the last ``CHART_POINTS`` rated matches), starting
     from the rating before the first of them. One query."""
     changes = list(

@@ -4,6 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import transaction
+from django.template import Context, Template
 
 from ginsite.celery import app as celery_app
 from leaderboards import hooks
@@ -121,3 +122,15 @@ def test_rating_chart_draws_the_history():
     current = round(Rating.objects.get(user=ann).rating)
     assert chart.low == chart.current == current < 1500 < chart.high
     assert chart.matches == 3
+
+
+def test_rating_chart_tag_renders_a_self_contained_svg():
+    ann, bob = make_player("ann"), make_player("bob")
+    template = Template("{% load leaderboards %}{% rating_chart player %}")
+    assert "No rated match yet." in template.render(Context({"player": ann}))
+    match = finish_match((ann, bob), finished_at=AT, winner=0)
+    rating_apply_match(match_id=match.pk)
+    html = template.render(Context({"player": ann}))
+    assert '<polyline points="4.0,156.0 636.0,4.0" fill="none"' in html
+    assert "Rating <strong>1662</strong> ± 290 after 1 rated match" in html
+    assert "20 Nov 2026 to 20 Nov 2026; lowest 1500, highest 1662" in html
