@@ -6,12 +6,20 @@ Server -> client: ``chat_history``, ``chat``, ``chat_hidden``, ``chat_notice`` a
 """
 
 import json
+import logging
+import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from .sockets import ChatSocketMixin
 
+logger = logging.getLogger(__name__)
+
 MAX_FRAME_BYTES = 4096
+# Token bucket per socket, before any database work: bursts of RATE_BURST frames,
+# RATE_PER_SECOND sustained (the per-player chat rate limit is checked by chat_post).
+RATE_BURST = 10
+RATE_PER_SECOND = 2.0
 
 
 class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
@@ -20,6 +28,8 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4001)
             return
+        self.tokens = float(RATE_BURST)
+        self.refilled_at = time.monotonic()
         await self.accept()
         await self.chat_connect(user=user, match_id=None)
 
@@ -27,13 +37,27 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self.chat_disconnect()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self._receive(text_data, bytes_data)
+        except Exception:
+            logger.exception("lobby socket: unexpected error")
+            await self._error("server_error", "Something went wrong on the server.")
+
+    async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        self.refilled_at = now
+        if self.tokens < 1:
+            await self._error("rate_limited", "Too many messages; slow down.")
+            return
+        self.tokens -= 1
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
             await self._error("frame_too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
             return
         try:
             content = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self._error("bad_json", "Send JSON text frames.")
             return
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):

@@ -70,6 +70,8 @@ async def test_errors_go_to_the_sender_only_and_the_socket_stays_open(settings) 
     assert error["type"] == "error" and error["code"] == "chat_too_long"
     await ann_ws.send_to(text_data="{not json")
     assert (await receive(ann_ws))["code"] == "bad_json"
+    await ann_ws.send_to(text_data="[" * 2000 + "]" * 2000)  # nested past Python's limit
+    assert (await receive(ann_ws))["code"] == "bad_json"
     await ann_ws.send_json_to({"type": "dance"})
     assert (await receive(ann_ws))["code"] == "unknown_type"
     await ann_ws.send_to(text_data='{"type": "chat", "text": "' + "y" * 5000 + '"}')
@@ -90,6 +92,15 @@ async def test_rate_limit_answers_with_a_clear_error_without_disconnecting(setti
     await ann_ws.send_json_to({"type": "chat", "text": "three"})
     error = await receive(ann_ws)
     assert error["code"] == "rate_limited" and "too fast" in error["message"]
+    await ann_ws.disconnect()
+
+
+async def test_a_flood_of_frames_is_cut_short_without_disconnecting() -> None:
+    _, ann_ws = await join("ann")
+    for _ in range(15):
+        await ann_ws.send_to(text_data='{"type": "dance"}')
+    codes = [(await receive(ann_ws))["code"] for _ in range(15)]
+    assert codes.count("rate_limited") >= 4 and "unknown_type" in codes
     await ann_ws.disconnect()
 
 
