@@ -198,8 +198,9 @@ function onMessage(data) {
     markNewCards(previous, data);
     recordDeal(data);
     if (!legalActions().some((a) => a.type === "knock")) ui.knockMode = false;
-    if (data.match.rematch?.match_id && data.match.rematch.match_id !== data.match.id) {
-      location.assign(config.matchUrlTemplate.replace("__ID__", String(data.match.rematch.match_id)));
+    // A rematch created while we watch takes both players to the new table.
+    if (!firstState && isPlayer() && data.match.rematch?.match_id && !previous.match.rematch?.match_id) {
+      location.assign(rematchUrl());
       return;
     }
     handleFinishedHands(firstState);
@@ -237,7 +238,8 @@ function onStatus(status, detail) {
   root.dataset.conn = status;
   const banner = document.getElementById("conn-banner");
   const text = banner.querySelector("[data-conn-text]");
-  const mine = root.querySelector("[data-my-conn]");
+  // For a spectator the bottom seat's dot shows that player's presence, not our socket.
+  const mine = ui.msg === null || isPlayer() ? root.querySelector("[data-my-conn]") : null;
   if (status === "online") {
     root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
     banner.hidden = true;
@@ -314,6 +316,8 @@ async function verify(hand) {
 // --------------------------------------------------------------------------
 // Showdown and match end
 // --------------------------------------------------------------------------
+const rematchUrl = () => config.matchUrlTemplate.replace("__ID__", String(ui.msg.match.rematch.match_id));
+
 const dismissedKey = `gin-dismissed:${config.matchId}`;
 const dismissed = () => Number(sessionStorage.getItem(dismissedKey) || 0);
 
@@ -495,7 +499,8 @@ function renderShowdown() {
   dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer();
   const offered = m.rematch?.offered_by;
   const rematchBtn = dialog.querySelector("[data-rematch]");
-  if (offered === you()) { rematchBtn.textContent = "Rematch offered…"; rematchBtn.disabled = true; }
+  if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
+  else if (offered === you()) { rematchBtn.textContent = "Rematch offered…"; rematchBtn.disabled = true; }
   else if (offered !== null && offered !== undefined) { rematchBtn.textContent = "Accept rematch"; rematchBtn.disabled = false; }
   else { rematchBtn.textContent = "Rematch"; rematchBtn.disabled = false; }
   body.scrollTop = 0;
@@ -725,7 +730,16 @@ function renderMyHand() {
   const focused = document.activeElement?.dataset?.card;
   box.replaceChildren();
   if (!isPlayer()) {
+    // Watching: seat 0's cards face down, with those it took from the discard pile.
     $("[data-my-summary]").hidden = true;
+    const known = view.known_cards?.[0] || [];
+    const count = view.card_counts?.[0] ?? 10;
+    const wrap = document.createElement("div");
+    wrap.className = "meld-group meld-group--deadwood";
+    for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
+    for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: "hidden card" }));
+    box.append(wrap);
+    box.setAttribute("aria-label", `${seatName(0, { capital: true })}: ${count} cards`);
     return;
   }
   $("[data-my-summary]").hidden = false;
@@ -841,6 +855,7 @@ function renderSidebar() {
     board.append(tr);
   }
   $("[data-resign]").hidden = !(isPlayer() && m.status === "active");
+  $("[data-show-result]").hidden = m.status !== "finished";
   renderFairness();
   renderLog();
 }
@@ -1061,10 +1076,17 @@ document.addEventListener("keydown", (event) => {
 // --------------------------------------------------------------------------
 document.getElementById("showdown").addEventListener("click", (event) => {
   if (event.target.closest("[data-next-hand]")) closeShowdown();
-  else if (event.target.closest("[data-rematch]")) { sendControl("rematch"); event.target.closest("[data-rematch]").disabled = true; }
+  else if (event.target.closest("[data-rematch]")) {
+    if (ui.msg.match.rematch?.match_id) { location.assign(rematchUrl()); return; }
+    sendControl("rematch");
+    event.target.closest("[data-rematch]").disabled = true;
+  }
 });
 document.getElementById("showdown").addEventListener("close", () => {
   if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
+});
+root.querySelector("[data-show-result]").addEventListener("click", () => {
+  openShowdown((ui.msg.match.hands || []).at(-1)?.number ?? null);
 });
 const resignDialog = document.getElementById("resign-dialog");
 root.querySelector("[data-resign]").addEventListener("click", () => resignDialog.showModal());
