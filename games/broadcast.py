@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -23,6 +24,8 @@ logger = logging.getLogger(__name__)
 # A message sent from another thread must be awaited on this loop for the
 # in-process layer to wake its consumers; see bind_event_loop.
 _server_loop: asyncio.AbstractEventLoop | None = None
+# The state messages this thread broadcast last, per match (see take_sent_state).
+_sent = threading.local()
 
 
 def public_group(match_id: int) -> str:
@@ -65,9 +68,25 @@ def send_match_state(match_id: int) -> None:
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return
-    for audience, message in selectors.match_state_messages(match=match).items():
+    messages = selectors.match_state_messages(match=match)
+    if not hasattr(_sent, "states"):
+        _sent.states = {}
+    _sent.states[match_id] = messages
+    for audience, message in messages.items():
         group = spectator_group(match_id) if audience is None else seat_group(match_id, audience)
         _group_send(group, {"type": "match.state", "message": message})
+
+
+def take_sent_state(match_id: int, audience: int | None) -> dict[str, Any] | None:
+    """The state message for ``audience`` that this thread broadcast for
+    ``match_id`` since the last call, if any (and forget it).
+
+    A consumer answers its own socket with it instead of building it again.
+    """
+    states = getattr(_sent, "states", None) or {}
+    _sent.states = {}
+    messages = states.get(match_id)
+    return None if messages is None else messages.get(audience)
 
 
 def send_presence(match_id: int) -> None:

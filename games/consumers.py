@@ -167,14 +167,17 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self._send_state_message(state, force=False)
 
     def _call_sync(self, service: Callable[[Match], Any]) -> tuple[ServiceError | None, dict]:
-        match = Match.objects.get(pk=self.match_id)
+        broadcast.take_sent_state(self.match_id, self.seat)  # forget anything older
         error = None
         try:
-            service(match)
+            service(Match(pk=self.match_id))
         except ServiceError as refused:
             error = refused
-        match.refresh_from_db()
-        return error, selectors.match_state_message(match=match, user=self.user)
+        state = broadcast.take_sent_state(self.match_id, self.seat)
+        if state is None:
+            match = Match.objects.get(pk=self.match_id)
+            state = selectors.match_state_message(match=match, user=self.user)
+        return error, state
 
     # --- server -> client ---------------------------------------------------------------
 

@@ -31,6 +31,8 @@ MAX_COUNTDOWN_SECONDS = 600
 # A countdown lands this much after the deadline, never before it.
 CLOCK_SLACK_SECONDS = 0.05
 SWEEP_INTERVAL_SECONDS = 30
+# Whether the embedded mode runs the sweep thread (tests of that mode turn it off).
+EMBEDDED_SWEEP = True
 
 
 def bot_turn(*, match_id: int, version: int, delay: float | None = None) -> None:
@@ -50,14 +52,36 @@ def clock_check(*, match_id: int, version: int, at: datetime) -> None:
 def _run_later(name: str, kwargs: dict[str, Any], delay: float) -> None:
     delay = max(0.0, delay)
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        _ensure_sweeper()
-        timer = threading.Timer(delay, _run_service, args=(name, kwargs))
+        if EMBEDDED_SWEEP:
+            _ensure_sweeper()
+        timer = threading.Timer(delay, _run_timer, args=(name, kwargs))
         timer.daemon = True
+        with _timers_lock:
+            _timers.add(timer)
         timer.start()
         return
     from games import tasks
 
     getattr(tasks, name).apply_async(kwargs=kwargs, countdown=delay)
+
+
+_timers_lock = threading.Lock()
+_timers: set[threading.Thread] = set()
+
+
+def _run_timer(name: str, kwargs: dict[str, Any]) -> None:
+    with _timers_lock:
+        _timers.discard(threading.current_thread())
+    _run_service(name, kwargs)
+
+
+def cancel_embedded_timers() -> None:
+    """Forget every pending embedded timer (tests of the embedded mode call this)."""
+    with _timers_lock:
+        for timer in _timers:
+            if isinstance(timer, threading.Timer):
+                timer.cancel()
+        _timers.clear()
 
 
 def _run_service(name: str, kwargs: dict[str, Any]) -> None:

@@ -1,0 +1,83 @@
+"""The embedded mode (no Redis: in-memory channel layer, eager Celery): the
+computer's moves and the clock run on timer threads of the server process and
+reach the sockets through the in-memory layer."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games import broadcast, services
+from games.engine import RuleSet
+from games.models import Match, Move, Seat
+from games.services import scheduling
+from tests.games.helpers import make_user
+from tests.games.sockets import Socket, choose_from_view
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def embedded(settings, monkeypatch):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.BOT_THINK_SECONDS = 0.05
+    monkeypatch.setattr(scheduling, "EMBEDDED_SWEEP", False)
+    monkeypatch.setattr(broadcast, "_server_loop", None)
+    yield
+    scheduling.cancel_embedded_timers()
+
+
+@database_sync_to_async
+def computer_match(django_user_model) -> tuple:
+    alice = make_user(django_user_model, "alice")
+    match = services.match_create_computer(user=alice, level="easy", rules=RuleSet.default())
+    return match, alice
+
+
+@database_sync_to_async
+def run_out_the_clock(match_id: int) -> None:
+    """Bring the deadline of the turn on the table to half a second from now and
+    let the match schedule its clock check again."""
+    soon = timezone.now() + timedelta(seconds=0.5)
+    Match.objects.filter(pk=match_id).update(turn_deadline=soon)
+    services.play.schedule_followups(match_id)
+
+
+@database_sync_to_async
+def auto_moves(match_id: int) -> int:
+    return Move.objects.filter(match_id=match_id, auto=True).count()
+
+
+@database_sync_to_async
+def bot_seat(match_id: int) -> int:
+    return Seat.objects.exclude(bot_level="").get(match_id=match_id).index
+
+
+async def test_the_computer_moves_and_the_clock_runs_without_redis(
+    django_user_model, embedded
+):
+    match, alice = await computer_match(django_user_model)
+    socket = await Socket.open(match.pk, alice)
+    state = await socket.receive_type("state")
+    computer = await bot_seat(match.pk)
+    # The computer moves by itself, whoever starts, pushed from timer threads.
+    for _ in range(3):
+        while state["view"]["current_player"] == computer:
+            state = await socket.state_at_least(state["version"] + 1)
+        action = choose_from_view(state["view"])
+        await socket.send({"type": "action", "version": state["version"], "action": action})
+        state = await socket.state_at_least(state["version"] + 1)
+    while state["view"]["current_player"] == computer:
+        state = await socket.state_at_least(state["version"] + 1)
+    assert any(event["seat"] == computer for event in state["view"]["history"])
+
+    # The player does not move: the server plays the turn when the clock runs out.
+    await run_out_the_clock(match.pk)
+    timed_out = await socket.state_at_least(state["version"] + 1, timeout=10)
+    assert timed_out["view"]["history"][-1]["seat"] == state["you"]
+    assert await auto_moves(match.pk) >= 1
+    await socket.close()
