@@ -1,7 +1,7 @@
 """Chat and moderation in real Chromium against a real daphne server: two players chat
 at a table (quick phrase and typed text, XSS payloads shown as text and never run),
 one reports a message, a moderator mutes the sender from the admin's report queue,
-and the sender's next message is refused with the reason shown."""
+and the sender's next message is refused with the reason shown; then the lobby chat."""
 
 from __future__ import annotations
 
@@ -131,6 +131,14 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
     assert "Posting code in the chat" in refusal and "UTC" in refusal
     assert "sorry!" not in chat_texts(ann_page)
     assert not ChatMessage.objects.filter(text="sorry!").exists()
+    # The lobby chat on the home page works the same way, over its own socket.
+    ann_page.goto(f"{base}/")
+    ann_page.click("[data-chat-quick='Hi!']")
+    wait_for_text(ann_page, "Hi!")
+    mod_page.goto(f"{base}/")
+    wait_for_text(mod_page, "Hi!")
+    assert "Good game" not in chat_texts(mod_page), "table chat stays at its table"
+
     SCREENSHOTS.mkdir(exist_ok=True)
     bob_page.screenshot(path=str(SCREENSHOTS / "chat-muted-desktop.png"), full_page=True)
     for page in (ann_page, bob_page, mod_page):
