@@ -4,6 +4,7 @@ the middle of a match; the table at phone and desktop sizes; the deal check."""
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
 import time
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.engine import commitment, shuffled_deck
+from games.engine import commitment, deadwood, new_deck, shuffled_deck
 from games.models import Match, Seat
 from tests.browser.conftest import (
     PASSWORD,
@@ -284,3 +285,23 @@ def test_browser_redeal_matches_the_engine_and_catches_tampering(
         [honest, mine, seeds[1].hex()],
     )
     assert verdicts == [True, False, False, False]
+
+
+def test_browser_deadwood_hints_match_the_engine(site: Any, new_page: Any) -> None:
+    """The table's "deadwood after discarding this card" hints use the same counts
+    as the server: optimal melds for random and meld-rich hands."""
+    rng = random.Random(2024)
+    deck = [str(card) for card in new_deck()]
+    hands = [rng.sample(deck, rng.choice((10, 11))) for _ in range(150)]
+    rich = [c for c in deck if c[0] in "45678"]
+    hands += [rng.sample(rich, 11) for _ in range(150)]
+    page = new_page()
+    page.goto(site.url + "/fairness/")
+    points = page.evaluate(
+        """async (hands) => {
+            const m = await import("/static/games/melds.js");
+            return hands.map((h) => m.bestMelds(h).points);
+        }""",
+        hands,
+    )
+    assert points == [deadwood(hand) for hand in hands]
