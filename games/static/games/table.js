@@ -600,6 +600,7 @@ function render() {
   $("[data-play]").hidden = waiting;
   root.classList.toggle("knock-mode", ui.knockMode);
   renderSeats();
+  renderTitle();
   if (waiting) { renderSidebar(); return; }
   renderOpponent();
   renderCentre();
@@ -608,6 +609,13 @@ function render() {
   renderSidebar();
   renderClock();
   if (document.getElementById("showdown").open) renderShowdown();
+}
+
+const baseTitle = document.title;
+function renderTitle() {
+  const m = ui.msg.match;
+  const mine = isPlayer() && m.status === "active" && ui.msg.view?.current_player === you();
+  document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
 }
 
 function renderSeats() {
