@@ -1,0 +1,166 @@
+"""A headless player for the fault tests: one WebSocket to a live ASGI process, that
+plays whenever it is its turn, reconnects to the next process when its socket dies,
+and records every action it sent and what became of it.
+
+What the player saw is compared afterwards with the Move log: every action the
+server acknowledged must be in the log once, and the log must hold nothing the
+players did not send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from tests.games.sockets import choose_from_view
+
+
+@dataclass
+class Submission:
+    """One action frame: ``outcome`` is ``accepted`` (the socket then received a
+    newer state), ``refused`` (an error), or ``unknown`` (the socket died first)."""
+
+    version: int
+    action: dict[str, Any]
+    seat: int
+    outcome: str = "pending"
+
+
+@dataclass
+class Player:
+    """Plays seat ``you`` of ``match_id`` on the first of ``servers`` (base URLs),
+    failing over to the next when a socket cannot be kept or opened."""
+
+    name: str
+    match_id: int
+    cookie: str
+    servers: list[str]
+    pace: float = 0.2
+    resync_after: float | None = None
+    submissions: list[Submission] = field(default_factory=list)
+    states: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    connected_to: list[str] = field(default_factory=list)
+    # (last version seen before a connection, version of its first state)
+    resyncs: list[tuple[int, int]] = field(default_factory=list)
+    drops: int = 0
+    finished: bool = False
+    you: int | None = None
+    server_index: int = 0
+
+    @property
+    def version(self) -> int:
+        return self.states[-1]["version"] if self.states else 0
+
+    def accepted(self) -> list[Submission]:
+        return [s for s in self.submissions if s.outcome == "accepted"]
+
+    async def play(self, stop: asyncio.Event) -> None:
+        """Play until ``stop`` is set or the match is over."""
+        while not stop.is_set() and not self.finished:
+            base = self.servers[self.server_index % len(self.servers)]
+            url = base.replace("http://", "ws://") + f"/ws/match/{self.match_id}/"
+            try:
+                async with connect(
+                    url, additional_headers={"Cookie": self.cookie}, origin=base,
+                    open_timeout=5, close_timeout=1,
+                ) as ws:
+                    self.connected_to.append(base)
+                    await self._session(ws, stop)
+            except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                self.drops += 1
+                self.server_index += 1
+                self._socket_lost()
+                await asyncio.sleep(0.05)
+
+    def _socket_lost(self) -> None:
+        for submission in self.submissions:
+            if submission.outcome == "pending":
+                submission.outcome = "unknown"
+
+    async def _session(self, ws: ClientConnection, stop: asyncio.Event) -> None:
+        quiet_since = time.monotonic()
+        seen_before = self.version
+        first = True
+        while not stop.is_set():
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=0.25)
+            except TimeoutError:
+                if self.resync_after and time.monotonic() - quiet_since > self.resync_after:
+                    await ws.send(json.dumps({"type": "sync"}))
+                    quiet_since = time.monotonic()
+                continue
+            quiet_since = time.monotonic()
+            frame = json.loads(text)
+            if frame["type"] == "state":
+                if first:
+                    self.resyncs.append((seen_before, frame["version"]))
+                    first = False
+                await self._on_state(ws, frame)
+                if self.finished:
+                    return
+            elif frame["type"] == "error":
+                self.errors.append(frame)
+                for submission in self.submissions:
+                    if submission.outcome == "pending":
+                        submission.outcome = "refused"
+
+    async def _on_state(self, ws: ClientConnection, state: dict[str, Any]) -> None:
+        self.states.append(state)
+        self.you = state["you"]
+        for submission in self.submissions:
+            if submission.outcome in ("pending", "unknown") and state["version"] > (
+                submission.version
+            ):
+                # Only this seat could move at that version: the next one is its action.
+                submission.outcome = "accepted" if submission.outcome == "pending" else "unknown"
+        if state["match"]["status"] == "finished":
+            self.finished = True
+            return
+        view = state["view"]
+        if view is None or view["current_player"] != state["you"]:
+            return
+        if any(s.outcome == "pending" for s in self.submissions):
+            return
+        await asyncio.sleep(self.pace)
+        action = choose_from_view(view)
+        self.submissions.append(Submission(state["version"], action, state["you"]))
+        await ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+
+
+def check_against_log(players: list[Player], moves: list[Any]) -> None:
+    """The Move log of one match against what its players sent and saw.
+
+    - the log has one move per version, without gaps;
+    - every acknowledged action is in the log, at the version after the one it was
+      sent for, by that seat;
+    - every move in the log is an action a player sent for the version before it
+      (acknowledged, or sent just as its socket died), so nothing was invented or
+      applied a second time at a later version (the computer's moves aside).
+    """
+    seqs = [m.seq for m in moves]
+    assert seqs == list(range(2, len(moves) + 2)), "a gap or a repeat in the Move log"
+    by_seq = {m.seq: m for m in moves}
+    sent: dict[int, list[tuple[int, dict]]] = {}
+    for player in players:
+        for submission in player.submissions:
+            if submission.outcome == "accepted":
+                move = by_seq.get(submission.version + 1)
+                assert move is not None, f"{player.name}: acknowledged move lost {submission}"
+                assert (move.seat, move.action) == (submission.seat, submission.action)
+            if submission.outcome != "refused":
+                sent.setdefault(submission.version + 1, []).append(
+                    (submission.seat, submission.action)
+                )
+    seats = {player.you for player in players}
+    for move in moves:
+        if move.seat in seats and not move.auto:
+            assert (move.seat, move.action) in sent.get(move.seq, []), (
+                f"move {move.seq} ({move.action}) was never sent for version {move.seq - 1}"
+            )

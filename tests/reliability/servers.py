@@ -1,0 +1,114 @@
+"""Processes the fault tests start, stop and kill: a private redis-server, and the
+daphne and Celery processes of tests/workers.py pointed at it.
+
+The suite's Redis (``REDIS_URL``) is shared with other test runs, so the test that
+restarts Redis starts its own ``redis-server`` on a free port (no persistence, as a
+crash would leave it) and points its own ASGI and worker processes at it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import redis
+from celery import Celery
+
+from tests.workers import ROOT, AsgiServer, CeleryWorker, _Process, free_port, process_env
+
+START_TIMEOUT = 20.0
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port; ``restart()`` keeps the port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        handle, path = tempfile.mkstemp(prefix="redis-", suffix=".log")
+        os.close(handle)
+        self.log_path = Path(path)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                 "--save", "", "--appendonly", "no", "--daemonize", "no"],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        client = redis.Redis(port=self.port, socket_timeout=1, socket_connect_timeout=1)
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            try:
+                if client.ping():
+                    client.close()
+                    return
+            except redis.RedisError:
+                time.sleep(0.05)
+        raise RuntimeError(f"redis-server on {self.port} did not start:\n{self.log()}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(10)
+        self.process = None
+
+    def restart(self) -> None:
+        """A crash and a restart: every key (channel layer, broker queues) is lost."""
+        self.stop(signal.SIGKILL)
+        self.start()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-2000:]
+
+    def remove_log(self) -> None:
+        self.log_path.unlink(missing_ok=True)
+
+
+class _EnvOverride(_Process):
+    """Starts the process with ``env_overrides`` on top of the test environment."""
+
+    env_overrides: dict[str, str]
+
+    def start(self) -> None:
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(
+                self.command, cwd=ROOT, env={**process_env(), **self.env_overrides},
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
+
+
+class PrivateAsgiServer(AsgiServer, _EnvOverride):
+    """A daphne process of the test database on another Redis."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.env_overrides = {"REDIS_URL": redis_url}
+        super().__init__()
+
+
+class PrivateCeleryWorker(CeleryWorker, _EnvOverride):
+    """A Celery worker of the test database whose broker is another Redis."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.env_overrides = {"REDIS_URL": redis_url}
+        super().__init__()
+        self.command = [*self.command[:-2], "--hostname", f"fault-worker-{os.getpid()}@%h"]
+
+    def start(self) -> None:
+        _EnvOverride.start(self)
+        probe = Celery("probe", broker=self.env_overrides["REDIS_URL"])
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while time.monotonic() < deadline:
+                if not self.alive():
+                    self.fail("exited while starting")
+                if probe.control.ping(timeout=0.5):
+                    return
+        finally:
+            probe.close()
+        self.fail("did not answer a ping")

@@ -1,0 +1,127 @@
+"""The Celery worker killed with SIGKILL while computer moves wait in the broker:
+after a restart every pending computer turn is played exactly once.
+
+The dead worker held some tasks (reserved, not acknowledged: ``acks_late``); others
+were still queued. Queued ones run on the restarted worker; held ones stay with
+Redis until its visibility timeout, so the beat sweep (``clock_sweep``, which
+re-enqueues computer turns that waited over 30 s) makes those moves, and when
+Redis finally redelivers the old messages they find the version moved on and do
+nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+import redis
+from django.utils import timezone
+
+from games import services
+from games.models import Match, Move, Seat
+from ginsite.celery import app
+from tests.games.helpers import current_state, make_user, states_by_version
+from tests.reliability.common import NO_CLOCK
+from tests.workers import CeleryWorker, _Process
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+HELD = 6  # computer turns the worker has taken when it is killed
+QUEUED = 4  # computer turns enqueued while it is down
+
+
+def computer_to_move(user_model, name: str) -> tuple[Match, int]:
+    """A computer match waiting for the computer's move; returns it and that version."""
+    user = make_user(user_model, name)
+    match = services.match_create_computer(
+        user=user, level="easy", rules=NO_CLOCK, variant="time_freedom"
+    )
+    match.refresh_from_db()
+    human = Seat.objects.get(match=match, user=user).index
+    if match.current_seat == human:
+        services.move_submit(
+            match=match, user=user, action={"type": "pass"}, expected_version=match.version
+        )
+        match.refresh_from_db()
+    assert match.current_seat == 1 - human
+    return match, match.version
+
+
+def restart_without_purge(worker: CeleryWorker) -> None:
+    """Start the worker again on the same broker, keeping what waits there."""
+    _Process.start(worker)
+    deadline = time.monotonic() + 30
+    while not app.control.ping(timeout=0.5):
+        assert worker.alive() and time.monotonic() < deadline, worker.log()
+
+
+def wait_until(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def humans_to_move(pending: dict[int, int]) -> bool:
+    rows = Match.objects.filter(pk__in=pending).values_list("pk", "version", "current_seat")
+    return all(
+        version > pending[pk] and not Seat.objects.get(match_id=pk, index=seat).bot_level
+        for pk, version, seat in rows
+    )
+
+
+def test_kill_9_of_the_worker_with_computer_moves_queued(
+    django_user_model, live_celery_worker, settings
+):
+    assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    settings.BOT_THINK_SECONDS = 1.5  # the countdown of the tasks enqueued here
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    broker.delete("unacked", "unacked_index")
+    held: dict[int, int] = {}
+    for index in range(HELD):
+        match, version = computer_to_move(django_user_model, f"held{index}")
+        held[match.pk] = version
+    wait_until(lambda: broker.hlen("unacked") >= HELD, 10, "the worker to take the tasks")
+    live_celery_worker.kill()
+    held_tags = broker.hkeys("unacked")
+    assert len(held_tags) >= HELD
+    queued: dict[int, int] = {}
+    for index in range(QUEUED):
+        match, version = computer_to_move(django_user_model, f"queued{index}")
+        queued[match.pk] = version
+    pending = {**held, **queued}
+    assert all(
+        Match.objects.get(pk=pk).version == version for pk, version in pending.items()
+    ), "nothing moved while the worker was down"
+
+    restart_without_purge(live_celery_worker)
+    wait_until(lambda: humans_to_move(queued), 20, "the queued computer turns")
+    # The tasks the dead worker held are not redelivered yet (visibility timeout).
+    assert dict(Match.objects.filter(pk__in=held).values_list("pk", "version")) == held
+    # Beat's sweep, as it runs 30 s later: computer turns waiting that long are lost.
+    services.clock_sweep(now=timezone.now() + timedelta(seconds=31))
+    wait_until(lambda: humans_to_move(pending), 20, "the held computer turns")
+    settled = dict(Match.objects.filter(pk__in=pending).values_list("pk", "version"))
+
+    # Redis redelivers what the dead worker held (here at once, not after an hour).
+    with app.connection_for_write() as connection:
+        qos = connection.default_channel.qos
+        for tag in held_tags:
+            qos.restore_by_tag(tag)
+    wait_until(
+        lambda: broker.llen("celery") == 0 and broker.hlen("unacked") == 0, 20,
+        "the redelivered tasks to run",
+    )
+    time.sleep(0.5)
+    assert dict(Match.objects.filter(pk__in=pending).values_list("pk", "version")) == settled
+
+    for match_id, version in pending.items():
+        match = Match.objects.get(pk=match_id)
+        bot = Seat.objects.get(match=match, bot_level="easy").index
+        moves = list(Move.objects.filter(match=match).order_by("seq"))
+        assert [m.seq for m in moves] == list(range(2, match.version + 1))
+        assert moves[version - 1].seq == version + 1 and moves[version - 1].seat == bot
+        assert match.current_seat == 1 - bot  # the computer's turn was played, once
+        assert current_state(match).current_player == 1 - bot
+        states_by_version(match)  # the log replays
