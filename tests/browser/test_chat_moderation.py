@@ -67,6 +67,7 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
     bob_page.wait_for_url(ann_page.url)
     for page in (ann_page, bob_page):
         page.locator("[data-my-hand] .card").first.wait_for()
+        page.locator("[data-chat][data-state=live]").wait_for()
 
     # A quick phrase is one click away, and reaches both players.
     ann_page.click("[data-chat-quick='Good game']")
@@ -77,7 +78,8 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
     for payload in XSS_PAYLOADS:
         bob_page.fill("[data-chat-input]", payload)
         bob_page.press("[data-chat-input]", "Enter")
-        wait_for_text(ann_page, payload)
+        for page in (ann_page, bob_page):
+            wait_for_text(page, payload)
     for page in (ann_page, bob_page):
         assert chat_texts(page)[-len(XSS_PAYLOADS) :] == XSS_PAYLOADS
         assert page.evaluate("window.__xss") is None
@@ -133,6 +135,7 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
     assert not ChatMessage.objects.filter(text="sorry!").exists()
     # The lobby chat on the home page works the same way, over its own socket.
     ann_page.goto(f"{base}/")
+    ann_page.locator("[data-chat][data-state=live]").wait_for()
     ann_page.click("[data-chat-quick='Hi!']")
     wait_for_text(ann_page, "Hi!")
     mod_page.goto(f"{base}/")

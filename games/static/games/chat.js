@@ -22,7 +22,13 @@ function mount(root) {
   const me = root.dataset.me;
   let waiting = false;  // a message of ours is on its way (to attribute an error to chat)
 
-  const transport = root.dataset.room === "table" ? tableTransport(onMessage) : lobbyTransport(root.dataset.wsPath, onMessage);
+  // data-state: "connecting" until the history arrives, then "live" ("offline" while
+  // the lobby socket reconnects).
+  root.dataset.state = "connecting";
+  const onOffline = () => { root.dataset.state = "offline"; };
+  const transport = root.dataset.room === "table"
+    ? tableTransport(onMessage)
+    : lobbyTransport(root.dataset.wsPath, onMessage, onOffline);
 
   function showNotice(text, kind = "error") {
     notice.textContent = text;
@@ -89,6 +95,7 @@ function mount(root) {
       case "chat_history":
         log.replaceChildren(...data.messages.map(messageItem));
         log.scrollTop = log.scrollHeight;
+        root.dataset.state = "live";
         break;
       case "chat":
         if (data.message.author === me) {
@@ -191,7 +198,7 @@ function tableTransport(onMessage) {
 }
 
 /** The lobby's own socket, reconnecting with backoff (not after a ban or sign-out). */
-function lobbyTransport(path, onMessage) {
+function lobbyTransport(path, onMessage, onOffline) {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
   let ws = null;
   let attempt = 0;
@@ -204,6 +211,7 @@ function lobbyTransport(path, onMessage) {
       onMessage(data);
     });
     ws.addEventListener("close", (event) => {
+      onOffline();
       if (CLOSE_FINAL.has(event.code)) return;
       const delay = Math.min(15000, 500 * 2 ** attempt) * (0.75 + Math.random() * 0.5);
       attempt += 1;
