@@ -120,8 +120,17 @@ def test_non_moderators_are_refused_and_nothing_changes(make_user, reported) -> 
             report_dismiss(staff=actor, report=reported)
         with pytest.raises(PermissionDenied):
             message_hide(staff=actor, message=reported.message, reason="x")
+        with pytest.raises(PermissionDenied):
+            user_warn(staff=actor, user=bob, reason="x")
+        with pytest.raises(PermissionDenied):
+            user_unmute(staff=actor, user=bob, reason="x")
+        with pytest.raises(PermissionDenied):
+            user_unban(staff=actor, user=bob, reason="x")
+        with pytest.raises(PermissionDenied):
+            report_resolve(staff=actor, report=reported, action="ban", reason="x")
     bob.refresh_from_db()
     assert bob.is_active and not Mute.objects.exists() and not Ban.objects.exists()
+    assert not Warning.objects.exists()
     assert not ModerationAction.objects.exists()
     assert ChatReport.objects.get().status == "open"
 
