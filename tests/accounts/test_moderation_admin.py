@@ -208,3 +208,11 @@ def test_moderators_group_has_the_moderation_permission(moderator) -> None:
     group = Group.objects.get(name=MODERATORS_GROUP)
     assert group.permissions.filter(codename="moderate").exists()
     assert not group.permissions.filter(codename="change_user").exists()
+
+
+def test_superusers_still_get_the_user_add_and_change_forms(make_user, reported) -> None:
+    boss = client_for(make_user("boss", is_staff=True, is_superuser=True))
+    bob_id = reported.message.author_id
+    page = boss.get(reverse("admin:accounts_user_change", args=[bob_id])).content.decode()
+    assert 'name="_save"' in page and "Moderation record" in page
+    assert boss.get(reverse("admin:accounts_user_add")).status_code == 200
