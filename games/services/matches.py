@@ -95,8 +95,8 @@ def match_create_invite(
 
 
 def match_join_invite(*, user: Any, token: str) -> Match:
-    """Take the second seat of the invited match and start it; the seats are then
-    drawn at random. Opening one's own invite (or a match one already plays in)
+    """Take the second seat of the invited match and start it (the first dealer is
+    drawn at random). Opening one's own invite (or a match one already plays in)
     returns it unchanged."""
     require_registered(user)
     if not isinstance(token, str) or not token:
@@ -110,13 +110,9 @@ def match_join_invite(*, user: Any, token: str) -> Match:
             return match
         if match.status != Match.Status.WAITING:
             raise InviteNotFoundError("This invitation has already been accepted by someone else.")
-        host = seats[0]
-        if secrets.randbelow(2):
-            host.index = 1
-            host.save(update_fields=["index"])
-            Seat.objects.create(match=match, index=0, user=user)
-        else:
-            Seat.objects.create(match=match, index=1, user=user)
+        # The host keeps seat 0: its open table socket is bound to that seat's private
+        # view. Fairness comes from the first dealer, drawn at random when play starts.
+        Seat.objects.create(match=match, index=1, user=user)
         play.start_match(match, timezone.now())
     return match
 

@@ -294,6 +294,17 @@ def test_invite_join(alice, bob, carol):
         services.match_join_invite(user=carol, token="nope")
 
 
+def test_invite_host_keeps_the_seat_an_open_table_is_connected_to(alice, django_user_model):
+    # A host's table socket is bound to the seat it had while waiting (seat 0). If
+    # joining renumbered the host, that socket would be sent the joiner's private hand.
+    for n in range(16):
+        match = services.match_create_invite(user=alice)
+        friend = make_user(django_user_model, f"friend{n}")
+        services.match_join_invite(user=friend, token=match.invite_token)
+        seats = {s.index: s.user.username for s in Seat.objects.filter(match=match)}
+        assert seats == {0: "alice", 1: f"friend{n}"}
+
+
 def test_guests_play_the_computer_only_and_unrated(alice):
     guest = services.guest_user_create()
     assert guest.is_guest and not guest.has_usable_password()
