@@ -163,6 +163,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
 ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_ADAPTER = "accounts.guest_signup.AccountAdapter"
 # Paths under /players/ that a username must not shadow.
 ACCOUNT_USERNAME_BLACKLIST = ["settings", "etiquette"]
 # Login throttling: failed logins are limited per IP and per account (allauth, backed by

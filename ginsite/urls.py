@@ -3,11 +3,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.guest_signup import GuestAwareSignupView
 from ginsite.health import health
 
 urlpatterns = [
     path("healthz", health, name="health"),
     path("admin/", admin.site.urls),
+    path("accounts/signup/", GuestAwareSignupView.as_view(), name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls")),
     path("chat/", include("games.chat.urls")),

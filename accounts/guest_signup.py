@@ -1,0 +1,35 @@
+"""Guests keep their history by signing up: the guest's own User row (and with it every
+match it played) becomes the registered account, instead of a new, empty one."""
+
+from typing import Any
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.mixins import RedirectAuthenticatedUserMixin
+from allauth.account.views import SignupView
+from django.http import HttpRequest, HttpResponseBase
+
+
+def _is_guest(request: HttpRequest) -> bool:
+    user = getattr(request, "user", None)
+    return bool(user is not None and user.is_authenticated and getattr(user, "is_guest", False))
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def new_user(self, request: HttpRequest) -> Any:
+        if _is_guest(request):
+            return request.user
+        return super().new_user(request)
+
+    def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
+        user.is_guest = False
+        return super().save_user(request, user, form, commit=commit)
+
+
+class GuestAwareSignupView(SignupView):
+    """allauth's signup, open to a signed-in guest (allauth sends every signed-in
+    user away from it)."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        if _is_guest(request):
+            return super(RedirectAuthenticatedUserMixin, self).dispatch(request, *args, **kwargs)
+        return super().dispatch(request, *args, **kwargs)
