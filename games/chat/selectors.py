@@ -19,6 +19,14 @@ def blocked_between(user_a: User | None, user_b: User | None) -> bool:
     ).exists()
 
 
+def block_partner_ids(*, user: User) -> set[int]:
+    """Ids of the users ``user`` blocked or was blocked by (never paired with them)."""
+    pairs = UserBlock.objects.filter(Q(blocker=user) | Q(blocked=user)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in pairs for other in pair if other != user.pk}
+
+
 def blocked_user_ids(*, user: User) -> set[int]:
     """Ids of the users whose messages ``user`` must not see (those they blocked)."""
     if not user.is_authenticated:

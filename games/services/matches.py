@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import broadcast
+from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.models import Match, Seat
 
@@ -110,6 +111,11 @@ def match_join_invite(*, user: Any, token: str) -> Match:
             return match
         if match.status != Match.Status.WAITING:
             raise InviteNotFoundError("This invitation has already been accepted by someone else.")
+        host = seats[0].user
+        if host is None or not host.is_active:
+            raise InviteNotFoundError("This invitation is no longer valid.")
+        if blocked_between(host, user):
+            raise InviteNotFoundError("You cannot join this player's match.")
         # The host keeps seat 0: its open table socket is bound to that seat's private
         # view. Fairness comes from the first dealer, drawn at random when play starts.
         Seat.objects.create(match=match, index=1, user=user)

@@ -1,7 +1,8 @@
 """The quick-match queue: registered players asking for an opponent now.
 
 Two players whose settings are equal (variant and every rule) are paired at
-once into a rated match; a player alone waits in the queue. Entries older than
+once into a rated match, unless either blocked the other; a player alone waits
+in the queue. Entries older than
 QUICKMATCH_WAIT are dropped, so nobody is paired with a player long gone.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from games.chat.selectors import block_partner_ids
 from games.engine import RuleSet
 from games.models import Match, QuickMatchEntry
 
@@ -52,7 +54,10 @@ def quickmatch_enqueue(
             match__isnull=True, created_at__lt=now - QUICKMATCH_WAIT
         ).delete()
         other = (
-            QuickMatchEntry.objects.filter(match__isnull=True, rules_key=key, variant=variant)
+            QuickMatchEntry.objects.filter(
+                match__isnull=True, rules_key=key, variant=variant, user__is_active=True
+            )
+            .exclude(user_id__in=block_partner_ids(user=user))
             .select_related("user")
             .order_by("created_at")
             .first()

@@ -391,3 +391,31 @@ def test_score_sheet_runs_hand_by_hand(alice):
     assert sheet["hands"][-1]["totals"] == sheet["final"]["hand_points"]
     assert sheet["winner"] == match.winner_seat == 1 - human_seat(match, alice).index
     assert sheet["end_reason"] == "resign"
+
+
+def test_quick_match_never_pairs_players_who_blocked_each_other(alice, bob, carol):
+    from games.chat.services import user_block
+
+    user_block(blocker=bob, blocked=alice)
+    assert services.quickmatch_enqueue(user=alice) is None
+    assert services.quickmatch_enqueue(user=bob) is None  # alice waits, but bob blocked her
+    match = services.quickmatch_enqueue(user=carol)
+    assert match is not None
+    assert sorted(s.user.username for s in match.seats.all()) == ["alice", "carol"]
+
+
+def test_invite_is_refused_between_blocked_players_and_from_a_banned_host(
+    alice, bob, carol
+):
+    from games.chat.services import user_block
+
+    match = services.match_create_invite(user=alice)
+    user_block(blocker=alice, blocked=bob)
+    with pytest.raises(errors.InviteNotFoundError):
+        services.match_join_invite(user=bob, token=match.invite_token)
+    alice.is_active = False  # a ban switches the account off
+    alice.save(update_fields=["is_active"])
+    with pytest.raises(errors.InviteNotFoundError):
+        services.match_join_invite(user=carol, token=match.invite_token)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.WAITING
+    assert Seat.objects.filter(match=match).count() == 1
