@@ -26,14 +26,16 @@ from games.services.errors import ServiceError, StaleVersionError
 logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
-# Token bucket per socket: bursts of RATE_BURST frames, RATE_PER_SECOND sustained.
-RATE_BURST = 20
-RATE_PER_SECOND = 5.0
 CLOSE_NOT_FOUND = 4404
 
 
 class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     """One socket of one match page: a seated player's or a spectator's."""
+
+    # Token bucket per socket: bursts of rate_burst frames, rate_per_second sustained
+    # (far above what a person clicks; a flood gets rate_limited errors).
+    rate_burst = 30
+    rate_per_second = 10.0
 
     match_id: int
     seat: int | None
@@ -45,7 +47,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self.version = 0
         self.seat = None
         self.joined: list[str] = []
-        self.tokens = float(RATE_BURST)
+        self.tokens = float(self.rate_burst)
         self.refilled_at = time.monotonic()
         match = await database_sync_to_async(Match.objects.filter(pk=self.match_id).first)()
         await self.accept()
@@ -212,7 +214,8 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     def _take_token(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
+        refill = (now - self.refilled_at) * self.rate_per_second
+        self.tokens = min(self.rate_burst, self.tokens + refill)
         self.refilled_at = now
         if self.tokens < 1:
             return False

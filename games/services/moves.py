@@ -74,7 +74,7 @@ def move_submit(
             raise IllegalActionError(str(error)) from error
         if seat.timeouts_in_row:
             Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
-        play.after_change(locked.match.pk)
+        play.after_change(locked)
     return locked.match
 
 
@@ -86,8 +86,9 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         return False
     if match.status != Match.Status.ACTIVE or match.current_seat is None:
         return False
-    seat = Seat.objects.filter(match=match, index=match.current_seat).first()
-    if seat is None or not seat.bot_level:
+    seats = list(Seat.objects.filter(match=match).order_by("index"))
+    seat = seats[match.current_seat]
+    if not seat.bot_level:
         return False
     hand = match.hands.order_by("-number").first()
     state = HandState.from_dict(hand.state)
@@ -97,11 +98,14 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         seat.bot_level, state.player_view(seat.index), state.legal_actions(), random.Random()
     )
     with transaction.atomic():
-        locked = play.lock_match(match_id)
-        if locked is None or locked.match.version != expected_version:
+        # Every change bumps the version under this lock: if it still is the
+        # version read above, so are the seats and the hand.
+        locked_match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if locked_match is None or locked_match.version != expected_version:
             return False
+        locked = play.Locked(match=locked_match, seats=seats, hand=hand)
         play.apply_action(locked, seat.index, action, play.now_or(now))
-        play.after_change(match_id)
+        play.after_change(locked)
     return True
 
 
@@ -155,7 +159,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
             and match.current_seat == seat.index
         ):
             play.apply_action(locked, seat.index, timeout_action(locked.state()), now, auto=True)
-        play.after_change(match_id)
+        play.after_change(locked)
     return True
 
 

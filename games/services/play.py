@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -34,6 +36,10 @@ from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 
 # Grace added to the clock of the first turn after a showdown (live contract).
 SHOWDOWN_GRACE_SECONDS = 10
+
+
+# What a move changes on the match row while the match goes on.
+TURN_FIELDS = ["version", "current_seat", "turn_started_at", "turn_deadline"]
 
 
 @dataclass
@@ -120,7 +126,8 @@ def start_match(match: Match, now: datetime) -> None:
     hand = deal_hand(match, 1, match.first_dealer)
     start_turn(match, HandState.from_dict(hand.state), now, after_showdown=False)
     match.save()
-    after_change(match.pk)
+    seats = list(Seat.objects.filter(match=match).order_by("index"))
+    after_change(Locked(match=match, seats=seats, hand=hand))
 
 
 def apply_action(
@@ -145,7 +152,8 @@ def apply_action(
         hand.save(update_fields=["state"])
         if new_state.current_player != state.current_player:
             start_turn(match, new_state, now, after_showdown=False)
-    match.save()
+    if match.status == Match.Status.ACTIVE:  # finish_match saved a finished one
+        match.save(update_fields=TURN_FIELDS)
 
 
 def _finish_hand(locked: Locked, state: HandState, now: datetime) -> None:
@@ -212,7 +220,7 @@ def forfeit(locked: Locked, loser: int, reason: str, now: datetime) -> None:
     score = score_match(locked.rules, _finished_results(match), forfeit=loser)
     match.version += 1
     finish_match(locked, winner=1 - loser, reason=reason, final=score.to_dict(), now=now)
-    after_change(match.pk)
+    after_change(locked)
 
 
 def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
@@ -227,27 +235,42 @@ def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
     return since + timedelta(seconds=disconnect_limit_seconds(RuleSet.from_dict(match.rules)))
 
 
-def after_change(match_id: int) -> None:
-    """On commit: send everyone the new state, then enqueue the next bot or clock task."""
-    broadcast.match_state_on_commit(match_id)
-    transaction.on_commit(lambda: schedule_followups(match_id), robust=True)
+def after_change(locked: Locked) -> None:
+    """On commit: send everyone the new state, then enqueue the next bot or clock
+    task, planned from the rows as they were written (no query after commit)."""
+    broadcast.match_state_on_commit(locked.match.pk)
+    followup = _followup(locked.match, locked.seats)
+    if followup is not None:
+        transaction.on_commit(followup, robust=True)
 
 
 def schedule_followups(match_id: int) -> None:
-    """Enqueue what the match now waits for: the computer's move, or a clock check.
+    """Enqueue what the match waits for now, read from the database (after a
+    player's presence changed, or a clock check that came too early)."""
+    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
+    if match is None:
+        return
+    followup = _followup(match, list(Seat.objects.filter(match=match).order_by("index")))
+    if followup is not None:
+        followup()
+
+
+def _followup(match: Match, seats: list[Seat]) -> Callable[[], None] | None:
+    """What the match waits for: the computer's move, or a clock check.
 
     Tasks are checked against the version when they run, so enqueuing twice is harmless.
     """
-    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    if match is None or match.current_seat is None:
-        return
-    seat = Seat.objects.get(match=match, index=match.current_seat)
+    if match.status != Match.Status.ACTIVE or match.current_seat is None:
+        return None
+    seat = seats[match.current_seat]
     if seat.bot_level:
-        scheduling.bot_turn(match_id=match.pk, version=match.version)
-        return
+        return partial(scheduling.bot_turn, match_id=match.pk, version=match.version)
     checks = [t for t in (match.turn_deadline, disconnect_limit_at(match, seat)) if t]
-    if checks:
-        scheduling.clock_check(match_id=match.pk, version=match.version, at=min(checks))
+    if not checks:
+        return None
+    return partial(
+        scheduling.clock_check, match_id=match.pk, version=match.version, at=min(checks)
+    )
 
 
 def now_or(now: datetime | None) -> datetime:

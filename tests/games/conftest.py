@@ -26,3 +26,11 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def unthrottled_sockets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests that play whole matches at machine speed lift the per-socket rate limit."""
+    from games.consumers import MatchConsumer
+
+    monkeypatch.setattr(MatchConsumer, "rate_per_second", 1000.0)

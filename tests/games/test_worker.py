@@ -43,7 +43,7 @@ def log_of(match_id: int) -> tuple:
 
 
 async def test_a_real_worker_plays_the_computer_to_the_end(
-    django_user_model, live_celery_worker, settings
+    django_user_model, unthrottled_sockets, live_celery_worker, settings
 ):
     settings.BOT_THINK_SECONDS = 0
     match, alice = await computer_match(django_user_model)
