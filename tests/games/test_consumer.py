@@ -13,7 +13,12 @@ from channels.db import database_sync_to_async as sync_to_async
 from games import services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move
-from tests.games.helpers import assert_frame_hides_secrets, make_user, states_by_version
+from tests.games.helpers import (
+    assert_frame_hides_secrets,
+    current_state,
+    make_user,
+    states_by_version,
+)
 from tests.games.sockets import Socket, choose_from_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,6 +79,27 @@ async def test_each_socket_gets_its_own_state(django_user_model):
     assert closed == {"type": "websocket.close", "code": 4404}
     for socket in (a, b):
         await socket.close()
+
+
+@sync_to_async
+def hand_of(match_id: int, seat: int) -> list[str]:
+    return current_state(Match.objects.get(pk=match_id)).player_view(seat)["hand"]
+
+
+async def test_the_host_waiting_for_a_friend_gets_their_own_hand(django_user_model):
+    alice, bob = await sync_to_async(
+        lambda: [make_user(django_user_model, n) for n in ("alice", "bob")]
+    )()
+    match = await sync_to_async(services.match_create_invite)(user=alice)
+    host = await Socket.open(match.pk, alice)
+    waiting = await host.receive_type("state")
+    assert waiting["match"]["status"] == "waiting" and waiting["view"] is None
+    assert waiting["version"] == 0 and waiting["you"] in (0, 1)
+    await sync_to_async(services.match_join_invite)(user=bob, token=match.invite_token)
+    started = await host.state_at_least(1)
+    assert started["you"] == waiting["you"] == await seat_of(match, alice)
+    assert started["view"]["hand"] == await hand_of(match.pk, waiting["you"])
+    await host.close()
 
 
 async def test_bad_input_is_answered_and_changes_nothing(django_user_model):
