@@ -12,10 +12,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import DateTimeField, Exists, OuterRef, Q
+from django.db.models.functions import Coalesce
 
 from games.engine import (
     DISCONNECT_SECONDS,
+    NO_CLOCK_DISCONNECT_SECONDS,
     HandState,
     IllegalAction,
     MalformedAction,
@@ -169,6 +171,13 @@ def clock_sweep(*, now: datetime | None = None) -> int:
     computer turns whose task was lost. Returns how many matches were checked."""
     now = play.now_or(now)
     seat_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("current_seat"))
+    # Mirrors play.disconnect_limit_at: away since the socket closed, or since the
+    # start of the match for a player who never connected.
+    away = seat_to_move.filter(bot_level="", connected=False).annotate(
+        away_since=Coalesce(
+            "disconnected_at", OuterRef("started_at"), output_field=DateTimeField()
+        )
+    )
     due = (
         Match.objects.filter(status=Match.Status.ACTIVE)
         .filter(
@@ -177,11 +186,17 @@ def clock_sweep(*, now: datetime | None = None) -> int:
                 Exists(seat_to_move.exclude(bot_level="")),
                 turn_started_at__lte=now - STUCK_BOT_AFTER,
             )
-            | Exists(
-                seat_to_move.filter(bot_level="", connected=False).filter(
-                    Q(disconnected_at__isnull=True)
-                    | Q(disconnected_at__lte=now - timedelta(seconds=DISCONNECT_SECONDS))
-                )
+            | Q(
+                Exists(away.filter(away_since__lte=now - timedelta(seconds=DISCONNECT_SECONDS))),
+                turn_deadline__isnull=False,
+            )
+            | Q(
+                Exists(
+                    away.filter(away_since__lte=now - timedelta(
+                        seconds=NO_CLOCK_DISCONNECT_SECONDS
+                    ))
+                ),
+                turn_deadline__isnull=True,
             )
         )
         .order_by("turn_started_at")

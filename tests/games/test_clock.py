@@ -183,3 +183,13 @@ def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
     overdue.refresh_from_db()
     assert Move.objects.filter(match=overdue, auto=True).exists()
     assert {"match_id": waiting_bot.pk, "version": waiting_bot.version} in enqueued
+
+
+def test_the_sweep_ends_time_freedom_matches_after_24_hours_away(alice):
+    match = connected_computer_match(alice, variant="time_freedom")
+    gone = match.turn_started_at
+    services.seat_disconnect(match=match, user=alice, now=gone)
+    assert services.clock_sweep(now=gone + timedelta(hours=23)) == 0
+    assert services.clock_sweep(now=gone + timedelta(hours=24, seconds=1)) == 1
+    match.refresh_from_db()
+    assert (match.status, match.end_reason) == (Match.Status.FINISHED, Match.EndReason.ABANDON)
