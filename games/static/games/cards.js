@@ -69,32 +69,55 @@ function pip(suit, x, y, size, rotate = false) {
   return svgEl("path", { d: SUIT_PATHS[suit], transform, class: "card__pip" });
 }
 
+// Corner indices per card style: rank font size and baseline, its left edge, a
+// horizontal squeeze (taller glyphs in the strip an overlapped card leaves visible;
+// a two-character "10" is fitted to wideLength), then the suit pip under it.
+const INDEX = {
+  classic: { size: 34, wideSize: 30, wideLength: 34, x: 8, wideX: 4, y: 33, squeeze: 1, pip: 22, pipX: 8, pipY: 39 },
+  large: { size: 54, wideSize: 50, wideLength: 40, x: 5, wideX: 3, y: 48, squeeze: 0.86, pip: 32, pipX: 6, pipY: 56 },
+  minimal: { size: 60, wideSize: 56, wideLength: 42, x: 5, wideX: 3, y: 54, squeeze: 0.84, pip: 40, pipX: 5, pipY: 63 },
+};
+
+function cornerIndex(label, suit, style, rotate) {
+  const i = INDEX[style];
+  const g = svgEl("g", rotate ? { transform: "rotate(180 50 70)" } : {});
+  const wide = label.length > 1;
+  const place = svgEl("g", { transform: `translate(${wide ? i.wideX : i.x} ${i.y}) scale(${i.squeeze} 1)` });
+  const attrs = { x: 0, y: 0, class: "card__rank", "font-size": wide ? i.wideSize : i.size };
+  if (wide) Object.assign(attrs, { textLength: i.wideLength / i.squeeze, lengthAdjust: "spacingAndGlyphs" });
+  const text = svgEl("text", attrs);
+  text.textContent = label;
+  place.append(text);
+  g.append(place, pip(suit, i.pipX, i.pipY, i.pip));
+  return g;
+}
+
+// Every face carries the art of each card style; CSS on html[data-card-style]
+// shows one (table.css), so a change of preference needs no re-rendering.
 function faceSvg(card) {
   const rank = card[0];
   const suit = card[1];
   const label = RANK_LABELS[rank] ?? rank;
   const svg = svgEl("svg", { viewBox: "0 0 100 140", "aria-hidden": "true", focusable: "false" });
   svg.append(svgEl("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, class: "card__face" }));
-  const corner = (rotate) => {
-    const g = svgEl("g", rotate ? { transform: "rotate(180 50 70)" } : {});
-    const wide = label.length > 1;
-    const attrs = { x: wide ? 4 : 8, y: 33, class: "card__rank", "font-size": wide ? 30 : 34 };
-    if (wide) attrs.textLength = 34;  // "10" squeezed into the corner
-    const text = svgEl("text", attrs);
-    text.textContent = label;
-    g.append(text, pip(suit, 8, 39, 22));
-    return g;
-  };
-  svg.append(corner(false), corner(true));
+  const classic = svgEl("g", { class: "card__art card__art--classic" });
+  classic.append(cornerIndex(label, suit, "classic", false), cornerIndex(label, suit, "classic", true));
   // The centre stays clear of the big corner indices (x < 34 top left, x > 66 bottom right).
   if ("JQK".includes(rank)) {
-    svg.append(svgEl("rect", { x: 34, y: 28, width: 32, height: 84, rx: 5, class: "card__frame" }));
+    classic.append(svgEl("rect", { x: 34, y: 28, width: 32, height: 84, rx: 5, class: "card__frame" }));
     const letter = svgEl("text", { x: 50, y: 76, class: "card__court", "text-anchor": "middle", "font-size": 36 });
     letter.textContent = rank;
-    svg.append(letter, pip(suit, 40, 82, 20));
+    classic.append(letter, pip(suit, 40, 82, 20));
   } else {
-    svg.append(pip(suit, 33, 52, 34));
+    classic.append(pip(suit, 33, 52, 34));
   }
+  // Large: jumbo indices in two corners, readable on the visible strip of an overlapped card.
+  const large = svgEl("g", { class: "card__art card__art--large" });
+  large.append(cornerIndex(label, suit, "large", false), cornerIndex(label, suit, "large", true));
+  // Minimal: one big rank over one big suit, nothing else.
+  const minimal = svgEl("g", { class: "card__art card__art--minimal" });
+  minimal.append(cornerIndex(label, suit, "minimal", false));
+  svg.append(classic, large, minimal);
   return svg;
 }
 

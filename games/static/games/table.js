@@ -7,6 +7,7 @@ import {
 } from "./cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "./melds.js";
 import { verifyHand } from "./fairness.js";
+import { play } from "./sound.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const root = document.getElementById("table-app");
@@ -203,6 +204,7 @@ function onMessage(data) {
       location.assign(rematchUrl());
       return;
     }
+    if (!firstState) playSounds(previous, data);
     handleFinishedHands(firstState);
     render();
     announce(previous, data);
@@ -217,9 +219,24 @@ function onMessage(data) {
     if (CHAT_ERRORS.has(data.code)) return;  // chat.js shows those next to the chat
     ui.pending = false;
     root.classList.remove("is-pending");
-    if (data.code !== "stale_version") toast(data.message || data.code);
+    if (data.code !== "stale_version") { toast(data.message || data.code); play("error"); }
     render();
   }
+}
+
+// Sounds (sound.js): the end of a hand, else the opponent's discard, then our turn.
+function playSounds(previous, next) {
+  if ((next.match.hands || []).length > (previous.match.hands || []).length) {
+    const kind = next.match.hands.at(-1).result?.kind;
+    play(kind === "gin" || kind === "big_gin" ? "gin" : "hand_end");
+    return;
+  }
+  if (previous.view && next.view && previous.match.hand_number === next.match.hand_number) {
+    const fresh = (next.view.history || []).slice((previous.view.history || []).length);
+    if (fresh.some((e) => e.type === "discard" && e.seat !== you())) play("discard");
+  }
+  const myTurn = (msg) => isPlayer() && msg.match.status === "active" && msg.view?.current_player === you();
+  if (myTurn(next) && !myTurn(previous)) play("turn");
 }
 
 // A socket opened while the match waited for an opponent may be bound to the seat
