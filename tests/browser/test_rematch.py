@@ -1,0 +1,104 @@
+"""Two people in two browsers: a rematch offered by one and accepted by the other
+takes both to the new match's table; the quick-match waiting page pairs two
+players and both land on the same table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Match, Seat
+from tests.browser.conftest import PASSWORD, sign_in, start_from_lobby
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def make_player(username: str) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+def match_id(url: str) -> int:
+    return int(url.rstrip("/").rsplit("/", 1)[1])
+
+
+def assert_seated_against(page: Any, other: str) -> None:
+    """My cards are dealt and the other player sits across, online."""
+    page.locator("[data-my-hand] .card").first.wait_for()
+    top = page.locator("[data-seat-bar=top]")
+    assert other in top.locator("[data-name]").inner_text()
+    top.locator(".conn[data-state=online]").wait_for()
+
+
+def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, new_page: Any) -> None:
+    make_player("erin")
+    make_player("farid")
+    erin, farid = new_page(), new_page()
+    sign_in(erin, site.url, "erin")
+    sign_in(farid, site.url, "farid")
+    start_from_lobby(erin, "friend", variant="time_freedom")
+    invite = erin.locator("[data-invite-link]").input_value()
+    farid.goto(invite)
+    farid.click("text=Join the match")
+    farid.wait_for_url(erin.url)
+    assert_seated_against(erin, "farid")
+    assert_seated_against(farid, "erin")
+    first = match_id(erin.url)
+
+    erin.click("[data-resign]")
+    erin.click("#resign-dialog button[value=resign]")
+    rematch = {p: p.locator("#showdown [data-rematch]") for p in (erin, farid)}
+    for page in (erin, farid):
+        page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+        assert rematch[page].inner_text() == "Rematch"
+
+    rematch[erin].click()
+    # Erin waits for an answer; Farid is asked; nobody has moved yet.
+    erin.locator("#showdown [data-rematch]:disabled", has_text="Rematch offered").wait_for()
+    farid.locator("#showdown [data-rematch]:enabled", has_text="Accept rematch").wait_for()
+    assert erin.url == farid.url == f"{site.url}/match/{first}/"
+
+    rematch[farid].click()
+    for page in (erin, farid):
+        page.wait_for_url(lambda url: match_id(url) != first)
+    assert erin.url == farid.url
+    assert_seated_against(erin, "farid")
+    assert_seated_against(farid, "erin")
+    new = Match.objects.get(pk=match_id(erin.url))
+    assert new.rematch_of_id == first and new.status == Match.Status.ACTIVE
+    assert sorted(Seat.objects.filter(match=new).values_list("user__username", flat=True)) == [
+        "erin", "farid",
+    ]
+    assert erin.js_errors == [] and farid.js_errors == []
+
+
+def test_quick_match_pairs_two_waiting_browsers_on_one_table(site: Any, new_page: Any) -> None:
+    make_player("gita")
+    make_player("hugo")
+    gita, hugo = new_page(), new_page()
+    sign_in(gita, site.url, "gita")
+    sign_in(hugo, site.url, "hugo")
+
+    # Gita asks first and waits on the lobby page, which polls for a partner.
+    form = gita.locator("form[data-form=quick]")
+    form.locator("label:has(input[name='quick-variant'][value=default])").click()
+    form.locator("summary").click()
+    gita.select_option("#id_quick-target_score", "50")
+    form.locator("button[type=submit]").click()
+    gita.locator("[data-quick-waiting]").wait_for()
+    assert gita.url == f"{site.url}/"
+
+    # Hugo asks for the same rules: paired at once, and Gita's page follows him.
+    start_from_lobby(hugo, "quick", variant="default", target="50")
+    gita.wait_for_url(hugo.url)
+    assert_seated_against(gita, "hugo")
+    assert_seated_against(hugo, "gita")
+    match = Match.objects.get(pk=match_id(hugo.url))
+    assert match.kind == "quick" and match.rated
+    for page in (gita, hugo):
+        meta = page.locator("[data-meta]").inner_text()
+        assert "Rated\nyes" in meta and "Target\n50" in meta, meta
+    assert gita.js_errors == [] and hugo.js_errors == []
