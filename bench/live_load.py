@@ -1,0 +1,489 @@
+"""Live load: simulated players play real matches against the production-like stack.
+
+    .venv/bin/python -m bench.live_load                       # 100 ... 1,000 players
+    .venv/bin/python -m bench.live_load --steps 50,100 --step-seconds 15   # a quick look
+
+Starts a private ``redis-server`` on a free loopback port and ``bench.stack.Stack``
+on it (two daphne processes sharing the Redis channel layer, a Celery worker,
+Celery beat, PostgreSQL database ``gin_liveload``), then ramps the number of
+connected players up in steps. Every player is a headless WebSocket client
+(the ``websockets`` package) signed in with its own session; the two players of a
+match sit on different ASGI processes, so every move crosses the channel layer.
+Each match makes one move about every ``--interval`` seconds (2 s), chosen by the
+easy computer player (``games.bots``) from the player's own view. A finished match
+is followed by a rematch over the socket, as people do.
+
+Per step it prints: moves per second, the move round trip (action sent -> the
+sender's socket receives the new state) p50/p95/p99, the relay time (action sent ->
+the opponent's socket, on the other process, receives it) p99, error counts by
+kind, and the load average; then the first step at which p99 passed 100 ms.
+
+Users and sessions are written straight into the stack's database (what a
+successful login leaves behind): the login form's password hashing costs about
+0.3 s of CPU per login by design and would be measured instead of live play.
+
+Bounded: at most ``MAX_PLAYERS`` players, every step a fixed duration, loopback
+only; every process it starts is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.stack import ROOT, Stack, free_port
+
+MAX_PLAYERS = 2000
+TARGET_P99_MS = 100.0
+REPLY_TIMEOUT = 10.0
+CONNECT_CONCURRENCY = 16
+
+
+# --- the stack's Redis ---------------------------------------------------------------
+
+
+class RedisServer:
+    """A private ``redis-server`` (no persistence) so the run disturbs no one else."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        (ROOT / "build").mkdir(exist_ok=True)
+        log = open(ROOT / "build" / "live-load-redis.log", "ab")
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no"],
+            stdout=log, stderr=log, start_new_session=True,
+        )
+        for _ in range(100):
+            ping = subprocess.run(["redis-cli", "-p", str(self.port), "ping"],
+                                  capture_output=True, text=True)
+            if ping.stdout.strip() == "PONG":
+                return
+            time.sleep(0.1)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(10)
+
+
+# --- what a client process measures ------------------------------------------------
+
+
+@dataclass
+class Sample:
+    """One accepted move: when it was sent (wall clock) and its two delays (s)."""
+
+    sent_at: float
+    round_trip: float
+    relay: float | None
+
+
+@dataclass
+class ClientResult:
+    samples: list[Sample] = field(default_factory=list)
+    errors: list[tuple[float, str]] = field(default_factory=list)  # (wall time, kind)
+    sockets: list[tuple[float, int]] = field(default_factory=list)  # (wall time, open)
+
+
+@dataclass
+class Pending:
+    """A move in flight: sent at ``sent`` (monotonic) for ``version`` by ``seat``."""
+
+    seat: int
+    version: int
+    sent: float
+    sent_wall: float
+    round_trip: float | None = None
+    relay: float | None = None
+
+
+class Table:
+    """The two players of one match, socket ``i`` for seat ``i``, each on its own
+    ASGI process."""
+
+    def __init__(self, run: ClientRun, match_id: int, cookies: list[str], urls: list[str]):
+        self.run = run
+        self.match_id = match_id
+        self.cookies = cookies
+        self.urls = urls
+        self.sockets: list[Any] = [None, None]
+        self.pending: Pending | None = None
+        self.last_move_at = time.monotonic()
+        self.acted_on: set[int] = set()
+        self.rematch_sent = [False, False]
+        self.next_match: int | None = None
+        self.rng = random.Random(match_id)
+
+    async def play(self, gate: asyncio.Semaphore) -> None:
+        """Connect, then read both sockets until the run stops; follow rematches."""
+        while not self.run.stopping:
+            try:
+                async with gate:
+                    await self.connect()
+            except Exception as error:  # refused, timed out: counted, then retried
+                self.run.error(f"connect:{type(error).__name__}")
+                await self.close()
+                await asyncio.sleep(1)
+                continue
+            readers = [asyncio.create_task(self.read(seat)) for seat in (0, 1)]
+            await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
+            for task in readers:
+                task.cancel()
+            outcomes = await asyncio.gather(*readers, return_exceptions=True)
+            await self.close()
+            if self.next_match is not None:
+                self.match_id, self.next_match = self.next_match, None
+                self.rematch_sent = [False, False]
+                self.acted_on.clear()
+                self.pending = None
+            elif not self.run.stopping:
+                failure = next((o for o in outcomes if isinstance(o, BaseException)
+                                and not isinstance(o, asyncio.CancelledError)), None)
+                self.run.error(f"socket_lost:{type(failure).__name__}")
+                await asyncio.sleep(0.5)
+
+    async def connect(self) -> None:
+        from websockets.asyncio.client import connect
+
+        for seat in (0, 1):
+            base = self.urls[seat]
+            self.sockets[seat] = await connect(
+                base.replace("http://", "ws://") + f"/ws/match/{self.match_id}/",
+                additional_headers={"Cookie": f"sessionid={self.cookies[seat]}"},
+                origin=base, open_timeout=30, max_size=2**22,
+            )
+            self.run.open_sockets += 1
+
+    async def close(self) -> None:
+        for seat, ws in enumerate(self.sockets):
+            if ws is not None:
+                self.sockets[seat] = None
+                self.run.open_sockets -= 1
+                await ws.close()
+
+    async def read(self, seat: int) -> None:
+        """Until the run stops, or the match is over and its rematch exists."""
+        ws = self.sockets[seat]
+        while not self.run.stopping:
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                self.check_timeout()
+                continue
+            frame = json.loads(text)
+            kind = frame.get("type")
+            if kind == "state":
+                if await self.on_state(seat, frame):
+                    return
+            elif kind == "error":
+                self.run.error(frame["code"])
+                if self.pending is not None and self.pending.seat == seat:
+                    self.pending = None
+
+    def check_timeout(self) -> None:
+        pending = self.pending
+        if pending is not None and time.monotonic() - pending.sent > REPLY_TIMEOUT:
+            self.settle(pending)
+
+    def settle(self, pending: Pending) -> None:
+        """Record a move in flight: a sample once it was answered, errors for what
+        never came (the sender's answer, or the opponent's copy)."""
+        if pending.round_trip is None:
+            self.run.error("reply_missing")
+        else:
+            self.run.result.samples.append(
+                Sample(pending.sent_wall, pending.round_trip, pending.relay)
+            )
+            if pending.relay is None:
+                self.run.error("relay_missing")
+        if self.pending is pending:
+            self.pending = None
+
+    async def on_state(self, seat: int, state: dict[str, Any]) -> bool:
+        """Account for the move this state answers; act when it is our turn.
+        True when the socket should move on to a rematch."""
+        now = time.monotonic()
+        version = state["version"]
+        pending = self.pending
+        if pending is not None and version > pending.version:
+            if pending.seat == seat and pending.round_trip is None:
+                pending.round_trip = now - pending.sent
+            elif pending.seat != seat and pending.relay is None:
+                pending.relay = now - pending.sent
+            if pending.round_trip is not None and pending.relay is not None:
+                self.settle(pending)
+        match = state["match"]
+        if match["status"] == "finished":
+            return await self.on_finished(seat, match)
+        view = state["view"]
+        if view is None or view["current_player"] != seat or version in self.acted_on:
+            return False
+        self.acted_on.add(version)
+        asyncio.get_running_loop().create_task(self.act(seat, state))
+        return False
+
+    async def act(self, seat: int, state: dict[str, Any]) -> None:
+        from games.bots import choose_action
+
+        wait = self.last_move_at + self.run.interval * self.rng.uniform(0.8, 1.2)
+        await asyncio.sleep(max(0.0, wait - time.monotonic()))
+        ws = self.sockets[seat]
+        if self.run.stopping or ws is None:
+            return
+        if self.pending is not None:
+            self.settle(self.pending)  # the last move's copies had two seconds to arrive
+        view = state["view"]
+        action = choose_action("easy", view, view["legal_actions"], self.rng)
+        self.last_move_at = time.monotonic()
+        self.pending = Pending(seat, state["version"], time.monotonic(), time.time())
+        try:
+            await ws.send(
+                json.dumps({"type": "action", "version": state["version"], "action": action})
+            )
+        except Exception:
+            self.run.error("send_failed")
+
+    async def on_finished(self, seat: int, match: dict[str, Any]) -> bool:
+        """Both players ask for a rematch (the first offers, the second's call
+        creates it); once it exists, both move to it."""
+        if match["rematch"]["match_id"] is not None:
+            self.next_match = match["rematch"]["match_id"]
+            return True
+        if not self.rematch_sent[seat]:
+            self.rematch_sent[seat] = True
+            await self.sockets[seat].send(json.dumps({"type": "rematch"}))
+        return False
+
+
+class ClientRun:
+    """One client process: creates its share of matches at each step and plays them."""
+
+    def __init__(self, plan: dict[str, Any]) -> None:
+        self.plan = plan
+        self.interval = plan["interval"]
+        self.result = ClientResult()
+        self.stopping = False
+        self.open_sockets = 0
+
+    def error(self, kind: str) -> None:
+        self.result.errors.append((time.time(), kind))
+
+    async def main(self) -> ClientResult:
+        plan = self.plan
+        gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        monitor = asyncio.create_task(self.count_sockets())
+        tables = []
+        for step_start, new_matches in zip(plan["step_starts"], plan["new_matches"], strict=True):
+            await asyncio.sleep(max(0.0, step_start - time.time()))
+            created = await asyncio.to_thread(create_matches, new_matches, plan["rules"])
+            for match_id, cookies in created:
+                table = Table(self, match_id, cookies, plan["urls"])
+                tables.append(asyncio.create_task(table.play(gate)))
+        await asyncio.sleep(max(0.0, plan["end"] - time.time()))
+        self.stopping = True
+        await asyncio.gather(*tables, return_exceptions=True)
+        monitor.cancel()
+        return self.result
+
+    async def count_sockets(self) -> None:
+        while True:
+            self.result.sockets.append((time.time(), self.open_sockets))
+            await asyncio.sleep(1)
+
+
+def create_matches(count: int, rules: str) -> list[tuple[int, list[str]]]:
+    """``count`` started matches between new players, with a session per player."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import connection
+
+    from accounts.models import User
+    from games import services
+    from games.engine import RuleSet
+
+    ruleset = RuleSet.preset(rules)
+    made = []
+    for _ in range(count):
+        cookies = []
+        users = []
+        for _side in (0, 1):
+            user = User(username=f"load-{uuid.uuid4().hex[:12]}")
+            user.set_unusable_password()
+            user.save()
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies.append(session.session_key)
+            users.append(user)
+        match = services.match_create_invite(user=users[0], rules=ruleset, variant=rules)
+        match = services.match_join_invite(user=users[1], token=match.invite_token)
+        seat_of_first = match.seats.get(user=users[0]).index
+        made.append((match.pk, cookies if seat_of_first == 0 else cookies[::-1]))
+    connection.close()
+    return made
+
+
+def client_main(plan: dict[str, Any], queue: multiprocessing.Queue) -> None:
+    """Entry point of a client process (spawned: a fresh interpreter)."""
+    os.environ.update(plan["env"])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
+    import django
+
+    django.setup()
+    result = asyncio.run(ClientRun(plan).main())
+    queue.put(result)
+
+
+# --- the run --------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if index < total % parts else 0) for index in range(parts)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", default="100,200,400,600,800,1000",
+                        help="connected players at each step (even numbers)")
+    parser.add_argument("--step-seconds", type=float, default=30.0, help="measured time per step")
+    parser.add_argument("--settle-seconds", type=float, default=8.0,
+                        help="time after a step's players connect before measuring")
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--rules", default="default", help="variant preset of the matches")
+    parser.add_argument("--database", default="gin_liveload")
+    args = parser.parse_args()
+    steps = [int(s) for s in args.steps.split(",")]
+    if any(s % 2 or s <= 0 for s in steps) or steps != sorted(steps) or steps[-1] > MAX_PLAYERS:
+        parser.error(f"steps: increasing even numbers up to {MAX_PLAYERS}")
+
+    redis_server = RedisServer()
+    redis_server.start()
+    stack = Stack(asgi=2, database=args.database, extra_env={
+        "REDIS_URL": redis_server.url, "LOG_LEVEL": "WARNING", "REQUEST_LOG_LEVEL": "WARNING",
+    })
+    try:
+        stack.start()
+        urls = [f"http://127.0.0.1:{port}" for port in stack.ports]
+        print(f"stack: ASGI {', '.join(urls)}, worker, beat; Redis {redis_server.url}; "
+              f"database {args.database}", flush=True)
+        outcome = run_clients(args, steps, stack, urls)
+    finally:
+        stack.stop()
+        redis_server.stop()
+    report(args, steps, outcome)
+
+
+@dataclass
+class Outcome:
+    results: list[ClientResult]
+    windows: list[tuple[float, float]]  # measured part of each step (wall clock)
+    loads: list[tuple[float, float]]  # (wall time, 1-minute load average)
+
+
+def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
+                urls: list[str]) -> Outcome:
+    step_length = args.settle_seconds + args.step_seconds
+    start = time.time() + 3
+    step_starts = [start + index * step_length for index in range(len(steps))]
+    windows = [(t + args.settle_seconds, t + step_length) for t in step_starts]
+    new_players = [steps[0], *(b - a for a, b in itertools.pairwise(steps))]
+    shares = [split(n // 2, args.clients) for n in new_players]
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    processes = []
+    for index in range(args.clients):
+        plan = {
+            "env": {k: v for k, v in stack.env.items() if k.isupper()},
+            # Seat 0 of half the matches on the first process, of the others on the second.
+            "urls": urls if index % 2 == 0 else urls[::-1],
+            "interval": args.interval,
+            "rules": args.rules,
+            "step_starts": step_starts,
+            "new_matches": [share[index] for share in shares],
+            "end": windows[-1][1],
+        }
+        process = context.Process(target=client_main, args=(plan, queue), daemon=True)
+        process.start()
+        processes.append(process)
+    loads: list[tuple[float, float]] = []
+    results: list[ClientResult] = []
+    deadline = windows[-1][1] + 120
+    while len(results) < len(processes) and time.time() < deadline:
+        loads.append((time.time(), os.getloadavg()[0]))
+        try:
+            results.append(queue.get(timeout=1))
+        except Exception:  # queue.Empty: sample the load again
+            if not any(p.is_alive() for p in processes) and queue.empty():
+                break
+    for process in processes:
+        process.join(10)
+        if process.is_alive():
+            process.terminate()
+    if len(results) < len(processes):
+        raise RuntimeError("a client process did not report (see its traceback above)")
+    return Outcome(results, windows, loads)
+
+
+def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None:
+    results = outcome.results
+    samples = [s for r in results for s in r.samples]
+    errors = [e for r in results for e in r.errors]
+    print(f"\nlive load: {args.clients} client processes, one move per match every "
+          f"~{args.interval:g} s, {args.rules} rules, {args.step_seconds:g} s measured per step")
+    print(f"{'players':>7} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
+          f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5}  error kinds")
+    passed_at = None
+    for players, (begin, end) in zip(steps, outcome.windows, strict=True):
+        inside = [s for s in samples if begin <= s.sent_at < end]
+        trips = [s.round_trip * 1000 for s in inside]
+        relays = [s.relay * 1000 for s in inside if s.relay is not None]
+        kinds = Counter(kind for at, kind in errors if begin <= at < end)
+        sockets = sum(
+            min((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
+        )
+        loads = [load for at, load in outcome.loads if begin <= at < end]
+        p99 = percentile(trips, 0.99)
+        if passed_at is None and p99 > TARGET_P99_MS:
+            passed_at = players
+        print(f"{players:>7} {sockets:>7} {len(inside) / (end - begin):>8.1f} "
+              f"{percentile(trips, 0.5):>7.1f} {percentile(trips, 0.95):>7.1f} {p99:>7.1f} "
+              f"{percentile(relays, 0.99):>9.1f} {sum(kinds.values()):>6} "
+              f"{max(loads, default=float('nan')):>5.2f}  {dict(kinds) or ''}")
+    if passed_at is None:
+        print(f"p99 stayed at or under {TARGET_P99_MS:g} ms at every step")
+    else:
+        print(f"p99 passed {TARGET_P99_MS:g} ms at {passed_at} players")
+    total = Counter(kind for _at, kind in errors)
+    print(f"whole run: {len(samples)} moves measured, errors {dict(total) or 0}")
+
+
+if __name__ == "__main__":
+    main()
