@@ -92,7 +92,7 @@ export function synthesise(ctx, name, when = ctx.currentTime) {
 /** Play a tone now, if sound is on and the page has had a user gesture. */
 export function play(name) {
   if (!enabled() || context === null) return;
-  if (context.state === "suspended") context.resume();
+  if (context.state === "suspended") context.resume().catch(() => {});
   const start = Math.max(context.currentTime + 0.01, lastStart + SPACING);
   lastStart = start;
   synthesise(context, name, start);
@@ -106,7 +106,7 @@ function unlock() {
     if (!Context) return;
     context = new Context();
   }
-  if (context.state === "suspended") context.resume();
+  if (context.state === "suspended") context.resume().catch(() => {});
 }
 
 for (const type of ["pointerdown", "keydown"]) {
