@@ -1,0 +1,262 @@
+"""Bot arena: computer levels play whole matches against each other.
+
+    python -m bench.botarena --a hard --b easy --matches 200 --seed 1 [--rules default]
+                             [--jobs 2] [--budget N]
+
+Matches come in seat-swapped pairs: both matches of a pair use the same deal
+seeds hand by hand, with the bots' seats exchanged, so the luck of the cards
+cancels out as far as it can. Each match is played with the real engine
+(``games.engine``) to the rules' target score, bonuses included. Printed: the
+match win rate of ``--a`` with a 95% Wilson confidence interval, points per hand,
+gin / big gin / undercut counts per side and per-move decision time percentiles
+per side (measure times with ``--jobs 1``; other jobs share the cores).
+Needs no Django; ``python manage.py botarena`` runs the same code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import multiprocessing
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+
+from games.bots import LEVELS, choose_action
+from games.engine import HandState, RuleSet, next_dealer, score_match
+
+MAX_HANDS = 200
+"""A match that has not ended after this many hands is abandoned as an error."""
+
+
+@dataclass
+class Side:
+    """What one bot did over the matches it played."""
+
+    matches_won: int = 0
+    hands_won: int = 0
+    points: int = 0
+    knocks_won: int = 0
+    gins: int = 0
+    big_gins: int = 0
+    undercuts: int = 0
+    times_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Side) -> None:
+        for name in (
+            "matches_won",
+            "hands_won",
+            "points",
+            "knocks_won",
+            "gins",
+            "big_gins",
+            "undercuts",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.times_ms.extend(other.times_ms)
+
+
+@dataclass
+class Tally:
+    """Both sides' figures plus the shared counts."""
+
+    a: Side = field(default_factory=Side)
+    b: Side = field(default_factory=Side)
+    matches: int = 0
+    hands: int = 0
+    draws: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.a.add(other.a)
+        self.b.add(other.b)
+        self.matches += other.matches
+        self.hands += other.hands
+        self.draws += other.draws
+
+
+def deal_seed(seed: int, pair: int, hand: int) -> bytes:
+    """The deal seed of a hand: the same for both matches of a pair."""
+    return hashlib.sha256(f"botarena:{seed}:{pair}:{hand}".encode()).digest()
+
+
+def play_match(
+    levels: tuple[str, str],
+    rules: RuleSet,
+    seed: int,
+    pair: int,
+    swapped: bool,
+    budget: int | None = None,
+) -> Tally:
+    """One match; ``levels[0]`` is side a. Unless ``swapped``, side a sits in seat 0."""
+    tally = Tally(matches=1)
+    sides = (tally.a, tally.b)
+    seat_level = (levels[1], levels[0]) if swapped else levels
+    seat_side = (sides[1], sides[0]) if swapped else sides
+    results = []
+    dealer = 0
+    for hand_number in range(MAX_HANDS):
+        state = HandState.deal(rules, dealer, deal_seed(seed, pair, hand_number))
+        move = 0
+        while not state.is_over:
+            seat = state.current_player
+            legal = state.legal_actions()
+            view = state.player_view(seat)
+            rng = random.Random(f"{seed}:{pair}:{swapped}:{hand_number}:{move}")
+            started = time.perf_counter()
+            action = choose_action(seat_level[seat], view, legal, rng, budget=budget)
+            seat_side[seat].times_ms.append((time.perf_counter() - started) * 1000)
+            state, _ = state.apply(action)
+            move += 1
+        result = state.result
+        results.append(result)
+        tally.hands += 1
+        if result.kind == "draw":
+            tally.draws += 1
+        else:
+            winner = seat_side[result.winner]
+            winner.hands_won += 1
+            winner.points += result.points
+            if result.kind == "knock":
+                winner.knocks_won += 1
+            elif result.kind == "gin":
+                winner.gins += 1
+            elif result.kind == "big_gin":
+                winner.big_gins += 1
+            elif result.kind == "undercut":
+                winner.undercuts += 1
+        score = score_match(rules, results)
+        if score.over:
+            seat_side[score.winner].matches_won += 1
+            return tally
+        dealer = next_dealer(dealer, result)
+    raise RuntimeError(f"match {pair} did not end within {MAX_HANDS} hands")
+
+
+def _play_pair(job: tuple[tuple[str, str], str, int, int, int | None]) -> Tally:
+    levels, rules_name, seed, pair, budget = job
+    rules = RuleSet.preset(rules_name)
+    tally = play_match(levels, rules, seed, pair, swapped=False, budget=budget)
+    tally.add(play_match(levels, rules, seed, pair, swapped=True, budget=budget))
+    return tally
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def run(
+    a: str,
+    b: str,
+    matches: int,
+    seed: int,
+    rules_name: str = "default",
+    jobs: int = 1,
+    budget: int | None = None,
+) -> Tally:
+    """Play ``matches`` (rounded up to an even number) seat-swapped matches."""
+    pairs = (matches + 1) // 2
+    work = [((a, b), rules_name, seed, pair, budget) for pair in range(pairs)]
+    total = Tally()
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            for tally in pool.imap_unordered(_play_pair, work):
+                total.add(tally)
+    else:
+        for job in work:
+            total.add(_play_pair(job))
+    return total
+
+
+def report(a: str, b: str, tally: Tally) -> str:
+    """The printed summary of an arena run."""
+    low, high = wilson(tally.a.matches_won, tally.matches)
+    hands = max(1, tally.hands)
+    lines = [
+        f"matches: {tally.matches}   hands: {tally.hands}   drawn hands: {tally.draws}",
+        f"match win rate of {a}: {tally.a.matches_won}/{tally.matches} = "
+        f"{100 * tally.a.matches_won / max(1, tally.matches):.1f}%   "
+        f"95% CI [{100 * low:.1f}%, {100 * high:.1f}%]",
+        f"points per hand: {a} {tally.a.points / hands:.2f}   {b} {tally.b.points / hands:.2f}   "
+        f"net {(tally.a.points - tally.b.points) / hands:+.2f}",
+    ]
+    header = f"{'side':<12}{'hands won':>10}{'knocks':>8}{'gins':>6}{'big gins':>10}"
+    header += f"{'undercuts':>11}   decision ms p50 / p95 / p99 / max"
+    lines.append(header)
+    for name, side in ((f"a={a}", tally.a), (f"b={b}", tally.b)):
+        times = side.times_ms
+        lines.append(
+            f"{name:<12}{side.hands_won:>10}{side.knocks_won:>8}{side.gins:>6}"
+            f"{side.big_gins:>10}{side.undercuts:>11}   "
+            f"{percentile(times, 50):.1f} / {percentile(times, 95):.1f} / "
+            f"{percentile(times, 99):.1f} / {max(times, default=0.0):.1f}"
+        )
+    return "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arena's options (shared with the management command)."""
+    parser.add_argument("--a", required=True, choices=LEVELS, help="the level measured")
+    parser.add_argument("--b", required=True, choices=LEVELS, help="its opponent")
+    parser.add_argument("--matches", type=int, default=100, help="matches (rounded up to even)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="default", choices=sorted(RuleSet.PRESETS))
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--budget", type=int, default=None, help="override the search budget (simulated turns)"
+    )
+
+
+def execute(options: dict) -> str:
+    """Run the arena for parsed options and return the report text."""
+    if options["matches"] < 1:
+        raise ValueError("--matches must be at least 1")
+    if options["jobs"] < 1:
+        raise ValueError("--jobs must be at least 1")
+    started = time.perf_counter()
+    tally = run(
+        options["a"],
+        options["b"],
+        options["matches"],
+        options["seed"],
+        options["rules"],
+        options["jobs"],
+        options["budget"],
+    )
+    elapsed = time.perf_counter() - started
+    title = (
+        f"{options['a']} vs {options['b']}, rules {options['rules']}, seed {options['seed']}, "
+        f"jobs {options['jobs']}, {elapsed:.0f} s"
+    )
+    return title + "\n" + report(options["a"], options["b"], tally)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    options = vars(parser.parse_args(argv))
+    try:
+        print(execute(options))
+    except ValueError as error:
+        parser.error(str(error))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

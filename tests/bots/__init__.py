@@ -1,0 +1,1 @@
+"""Tests of the computer players (games.bots) and the bot arena."""

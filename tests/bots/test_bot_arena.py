@@ -1,0 +1,46 @@
+"""The bot arena: seat-swapped matches, its figures, and the management command."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from bench import botarena
+
+
+def test_wilson_interval() -> None:
+    low, high = botarena.wilson(50, 100)
+    assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
+    assert botarena.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_arena_plays_seat_swapped_matches_to_the_target() -> None:
+    tally = botarena.run("easy", "easy", matches=2, seed=7)
+    assert tally.matches == 2
+    assert tally.a.matches_won + tally.b.matches_won == 2
+    assert tally.hands >= 2 * 1
+    assert tally.a.hands_won + tally.b.hands_won + tally.draws == tally.hands
+    assert tally.a.times_ms and tally.b.times_ms
+    text = botarena.report("easy", "easy", tally)
+    assert "match win rate of easy" in text and "95% CI" in text
+    # The same seed replays the same matches.
+    again = botarena.run("easy", "easy", matches=2, seed=7)
+    assert (again.hands, again.a.points, again.b.points) == (
+        tally.hands,
+        tally.a.points,
+        tally.b.points,
+    )
+
+
+def test_module_command_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert botarena.main(["--a", "easy", "--b", "easy", "--matches", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "matches: 2" in out and "decision ms p50 / p95 / p99 / max" in out
+
+
+def test_management_command_runs_the_same_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    call_command("botarena", a="easy", b="easy", matches=2, seed=3, rules="oklahoma")
+    out = capsys.readouterr().out
+    assert "rules oklahoma" in out and "match win rate of easy" in out
+    with pytest.raises(CommandError, match="--matches must be at least 1"):
+        call_command("botarena", a="easy", b="easy", matches=0)
