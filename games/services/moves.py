@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import DateTimeField, Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
 
+from games.bots import choose_action
 from games.engine import (
     DISCONNECT_SECONDS,
     NO_CLOCK_DISCONNECT_SECONDS,
@@ -96,7 +97,7 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
     state = HandState.from_dict(hand.state)
     # Decided outside the lock (the expert thinks for up to a second), from the
     # player view only: a computer never sees the stock or the human's hand.
-    action = _choose_action(
+    action = choose_action(
         seat.bot_level, state.player_view(seat.index), state.legal_actions(), random.Random()
     )
     with transaction.atomic():
@@ -109,15 +110,6 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         play.apply_action(locked, seat.index, action, play.now_or(now))
         play.after_change(locked)
     return True
-
-
-def _choose_action(level: str, view: dict, legal: list[dict], rng: random.Random) -> dict:
-    try:
-        from games.bots import choose_action
-    except ImportError:
-        # Until games.bots lands: any legal action.
-        return rng.choice(legal)
-    return choose_action(level, view, legal, rng)
 
 
 def clock_expire(*, match_id: int, expected_version: int, now: datetime | None = None) -> bool:
