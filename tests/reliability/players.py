@@ -153,7 +153,12 @@ def check_against_log(players: list[Player], moves: list[Any]) -> None:
             if submission.outcome == "accepted":
                 move = by_seq.get(submission.version + 1)
                 assert move is not None, f"{player.name}: acknowledged move lost {submission}"
-                assert (move.seat, move.action) == (submission.seat, submission.action)
+                assert (move.seat, move.action) == (submission.seat, submission.action), (
+                    f"{player.name}: {submission} acknowledged, but the log has {move.seq}: "
+                    f"seat {move.seat} {move.action} (auto {move.auto}); "
+                    f"{[(s.version, s.outcome) for s in player.submissions]} "
+                    f"{[(f['version'], f['view']['current_player']) for f in player.states]}"
+                )
             if submission.outcome != "refused":
                 sent.setdefault(submission.version + 1, []).append(
                     (submission.seat, submission.action)
