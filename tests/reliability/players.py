@@ -23,8 +23,9 @@ from tests.games.sockets import choose_from_view
 
 @dataclass
 class Submission:
-    """One action frame: ``outcome`` is ``accepted`` (the socket then received a
-    newer state), ``refused`` (an error), or ``unknown`` (the socket died first)."""
+    """One action frame: ``outcome`` is ``accepted`` (the socket then received the
+    next version, showing this seat's action), ``refused`` (an error), or
+    ``unknown`` (the socket died first, or the next state it saw does not tell)."""
 
     version: int
     action: dict[str, Any]
@@ -115,11 +116,10 @@ class Player:
         self.states.append(state)
         self.you = state["you"]
         for submission in self.submissions:
-            if submission.outcome in ("pending", "unknown") and state["version"] > (
-                submission.version
-            ):
-                # Only this seat could move at that version: the next one is its action.
-                submission.outcome = "accepted" if submission.outcome == "pending" else "unknown"
+            if submission.outcome == "pending" and state["version"] > submission.version:
+                submission.outcome = "accepted" if _shows_own_action(state, submission) else (
+                    "unknown"
+                )
         if state["match"]["status"] == "finished":
             self.finished = True
             return
@@ -132,6 +132,20 @@ class Player:
         action = choose_from_view(view)
         self.submissions.append(Submission(state["version"], action, state["you"]))
         await ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+
+
+def _shows_own_action(state: dict[str, Any], submission: Submission) -> bool:
+    """``state`` is the version right after ``submission`` and its last public event
+    is that seat's action of the same kind (a state labelled with an older version
+    than the position it shows, or a hand that ended, does not tell)."""
+    history = (state["view"] or {}).get("history") or []
+    if state["version"] != submission.version + 1 or not history:
+        return False
+    last = history[-1]
+    kind = submission.action["type"]
+    return last["seat"] == submission.seat and (
+        last["type"] == kind or (kind == "knock" and last["type"] in ("gin", "big_gin"))
+    )
 
 
 def check_against_log(players: list[Player], moves: list[Any]) -> None:
