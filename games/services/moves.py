@@ -27,7 +27,7 @@ from games.engine import (
 )
 from games.models import Match, Seat
 
-from . import play
+from . import play, presence
 from .errors import (
     IllegalActionError,
     MalformedActionError,
@@ -159,11 +159,13 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
 
 def clock_sweep(*, now: datetime | None = None) -> int:
     """Check every match whose clock may need the server (beat runs this each
-    30 s): turns past their deadline, players disconnected on their turn, and
-    computer turns whose task was lost. Returns how many matches were checked."""
+    30 s): first the sockets lost with a server process (presence), then turns
+    past their deadline, players disconnected on their turn, and computer turns
+    whose task was lost. Returns how many matches were checked."""
     now = play.now_or(now)
+    presence.seat_sockets_expire(now=now)
     seat_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("current_seat"))
-    # Mirrors play.disconnect_limit_at: away since the socket closed, or since the
+    # Mirrors play.disconnect_limit_at: away since last seen (disconnected_at), or since the
     # start of the match for a player who never connected.
     away = seat_to_move.filter(bot_level="", connected=False).annotate(
         away_since=Coalesce(
