@@ -11,7 +11,6 @@ is connected while it has a row (several tabs count once); ``Seat.connected`` an
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,8 +21,6 @@ from games import broadcast
 from games.models import Match, Seat, SeatSocket
 
 from . import play, scheduling
-
-logger = logging.getLogger(__name__)
 
 # How often a server process renews each of its sockets, and how long a socket may go
 # without a renewal before it counts as lost: three missed renewals, so a busy
@@ -119,41 +116,46 @@ def seat_sockets_expire(*, now: datetime | None = None) -> int:
     """
     now = play.now_or(now)
     cutoff = now - SOCKET_EXPIRY
-    seat_ids = list(
-        SeatSocket.objects.filter(last_seen__lt=cutoff)
-        .values_list("seat_id", flat=True)
-        .distinct()[:SWEEP_BATCH]
-    )
-    for seat_id in seat_ids:
-        try:
-            _expire_seat_sockets(seat_id, cutoff)
-        except Exception:
-            logger.exception("presence sweep of seat %s failed", seat_id)
-    return len(seat_ids)
-
-
-def _expire_seat_sockets(seat_id: int, cutoff: datetime) -> None:
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
-        if seat is None:
-            return
-        stale = SeatSocket.objects.filter(seat=seat, last_seen__lt=cutoff)
-        last_renewed = stale.aggregate(last=Max("last_seen"))["last"]
-        if last_renewed is None:
-            return  # renewed meanwhile
-        stale.delete()
-        if not seat.connected or SeatSocket.objects.filter(seat=seat).exists():
-            return
-        last_seen = max(last_renewed, seat.disconnected_at or last_renewed)
-        _mark_disconnected(seat, last_seen)
+        # One batch for every seat a dead process left (a killed process may have
+        # held thousands of sockets); seats locked in id order, as one at a time
+        # by connect and disconnect, so they cannot deadlock.
+        last_renewed = dict(
+            SeatSocket.objects.filter(last_seen__lt=cutoff)
+            .values("seat_id")
+            .annotate(last=Max("last_seen"))
+            .order_by("seat_id")
+            .values_list("seat_id", "last")[:SWEEP_BATCH]
+        )
+        if not last_renewed:
+            return 0
+        seats = list(Seat.objects.select_for_update().filter(pk__in=last_renewed).order_by("pk"))
+        SeatSocket.objects.filter(seat_id__in=last_renewed, last_seen__lt=cutoff).delete()
+        still_open = set(
+            SeatSocket.objects.filter(seat_id__in=last_renewed).values_list("seat_id", flat=True)
+        )
+        gone = [s for s in seats if s.connected and s.pk not in still_open]
+        for seat in gone:
+            # A live tab of the player may have closed after the dead one's last renewal.
+            last = last_renewed[seat.pk]
+            seat.disconnected_at = max(last, seat.disconnected_at or last)
+            seat.connected = False
+        Seat.objects.bulk_update(gone, ["connected", "disconnected_at"])
+        for match_id in {seat.match_id for seat in gone}:
+            _tell_table(match_id)
+    return len(last_renewed)
 
 
 def _mark_disconnected(seat: Seat, last_seen: datetime) -> None:
-    """Under the seat lock: no socket is left; tell the table and plan the clock
-    (the disconnection limit counts from ``last_seen``)."""
+    """Under the seat lock: no socket is left."""
     seat.connected = False
     seat.disconnected_at = last_seen
     seat.save(update_fields=["connected", "disconnected_at"])
-    match_id = seat.match_id
+    _tell_table(seat.match_id)
+
+
+def _tell_table(match_id: int) -> None:
+    """After commit: presence to every socket of the match, and the clock planned
+    (the disconnection limit counts from when the player was last seen)."""
     broadcast.presence_on_commit(match_id)
     transaction.on_commit(lambda: play.schedule_followups(match_id), robust=True)
