@@ -84,6 +84,45 @@ class RedisServer:
             self.process.wait(10)
 
 
+# --- CPU time of the stack's processes ------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def postgres_backends(database: str) -> list[int]:
+    """Pids of the PostgreSQL backends serving ``database``."""
+    answer = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc",
+         f"SELECT pid FROM pg_stat_activity WHERE datname = '{database}'"],
+        capture_output=True, text=True,
+    )
+    return [int(line) for line in answer.stdout.split()]
+
+
+@dataclass
+class CpuSample:
+    """CPU seconds used so far, by part of the system, at ``at`` (wall clock)."""
+
+    at: float
+    parts: dict[str, float]
+
+
+def sample_cpu(groups: dict[str, list[int]], database: str) -> CpuSample:
+    parts = {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in groups.items()}
+    parts["postgres"] = sum(cpu_seconds(pid) for pid in postgres_backends(database))
+    return CpuSample(time.time(), parts)
+
+
 # --- what a client process measures ------------------------------------------------
 
 
@@ -394,7 +433,7 @@ def main() -> None:
         urls = [f"http://127.0.0.1:{port}" for port in stack.ports]
         print(f"stack: ASGI {', '.join(urls)}, worker, beat; Redis {redis_server.url}; "
               f"database {args.database}", flush=True)
-        outcome = run_clients(args, steps, stack, urls)
+        outcome = run_clients(args, steps, stack, redis_server, urls)
     finally:
         stack.stop()
         redis_server.stop()
@@ -406,10 +445,11 @@ class Outcome:
     results: list[ClientResult]
     windows: list[tuple[float, float]]  # measured part of each step (wall clock)
     loads: list[tuple[float, float]]  # (wall time, 1-minute load average)
+    cpu: list[tuple[CpuSample, CpuSample]]  # at the start and the end of each window
 
 
 def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
-                urls: list[str]) -> Outcome:
+                redis_server: RedisServer, urls: list[str]) -> Outcome:
     step_length = args.settle_seconds + args.step_seconds
     start = time.time() + 3
     step_starts = [start + index * step_length for index in range(len(steps))]
@@ -433,13 +473,23 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
         process = context.Process(target=client_main, args=(plan, queue), daemon=True)
         process.start()
         processes.append(process)
+    groups = {
+        "asgi": [p.pid for p in stack.asgi],
+        "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
+        "redis": [redis_server.process.pid],
+        "clients": [p.pid for p in processes],
+    }
     loads: list[tuple[float, float]] = []
+    edges = [edge for window in windows for edge in window]
+    samples: list[CpuSample] = []
     results: list[ClientResult] = []
     deadline = windows[-1][1] + 120
     while len(results) < len(processes) and time.time() < deadline:
         loads.append((time.time(), os.getloadavg()[0]))
+        if len(samples) < len(edges) and time.time() >= edges[len(samples)]:
+            samples.append(sample_cpu(groups, args.database))
         try:
-            results.append(queue.get(timeout=1))
+            results.append(queue.get(timeout=0.5))
         except Exception:  # queue.Empty: sample the load again
             if not any(p.is_alive() for p in processes) and queue.empty():
                 break
@@ -449,7 +499,8 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
             process.terminate()
     if len(results) < len(processes):
         raise RuntimeError("a client process did not report (see its traceback above)")
-    return Outcome(results, windows, loads)
+    cpu = list(zip(samples[0::2], samples[1::2], strict=False))
+    return Outcome(results, windows, loads, cpu)
 
 
 def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None:
@@ -467,7 +518,7 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
         relays = [s.relay * 1000 for s in inside if s.relay is not None]
         kinds = Counter(kind for at, kind in errors if begin <= at < end)
         sockets = sum(
-            min((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
+            max((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
         )
         loads = [load for at, load in outcome.loads if begin <= at < end]
         p99 = percentile(trips, 0.99)
@@ -477,6 +528,16 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
               f"{percentile(trips, 0.5):>7.1f} {percentile(trips, 0.95):>7.1f} {p99:>7.1f} "
               f"{percentile(relays, 0.99):>9.1f} {sum(kinds.values()):>6} "
               f"{max(loads, default=float('nan')):>5.2f}  {dict(kinds) or ''}")
+    print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded)")
+    names = list(outcome.cpu[0][0].parts) if outcome.cpu else []
+    print(f"{'players':>7} " + " ".join(f"{n:>11}" for n in names) + f" {'server':>8}")
+    for players, (begin, end), (first, last) in zip(steps, outcome.windows, outcome.cpu,
+                                                    strict=False):
+        moves = sum(1 for s in samples if begin <= s.sent_at < end) or 1
+        used = {n: (last.parts[n] - first.parts[n]) * 1000 / moves for n in names}
+        server = sum(v for n, v in used.items() if n != "clients")
+        print(f"{players:>7} " + " ".join(f"{used[n]:>11.1f}" for n in names)
+              + f" {server:>8.1f}")
     if passed_at is None:
         print(f"p99 stayed at or under {TARGET_P99_MS:g} ms at every step")
     else:
