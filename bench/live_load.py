@@ -117,10 +117,23 @@ class CpuSample:
     parts: dict[str, float]
 
 
-def sample_cpu(groups: dict[str, list[int]], database: str) -> CpuSample:
-    parts = {name: sum(cpu_seconds(pid) for pid in pids) for name, pids in groups.items()}
-    parts["postgres"] = sum(cpu_seconds(pid) for pid in postgres_backends(database))
-    return CpuSample(time.time(), parts)
+class CpuMeter:
+    """Samples the CPU time of the stack's processes; PostgreSQL backends come and go
+    (connections are closed and opened again), so each one's last reading is kept."""
+
+    def __init__(self, groups: dict[str, list[int]], database: str) -> None:
+        self.groups = groups
+        self.database = database
+        self.backends: dict[int, float] = {}
+
+    def sample(self) -> CpuSample:
+        parts = {
+            name: sum(cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
+        }
+        for pid in postgres_backends(self.database):
+            self.backends[pid] = max(self.backends.get(pid, 0.0), cpu_seconds(pid))
+        parts["postgres"] = sum(self.backends.values())
+        return CpuSample(time.time(), parts)
 
 
 # --- what a client process measures ------------------------------------------------
@@ -473,12 +486,12 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
         process = context.Process(target=client_main, args=(plan, queue), daemon=True)
         process.start()
         processes.append(process)
-    groups = {
+    meter = CpuMeter({
         "asgi": [p.pid for p in stack.asgi],
         "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
         "redis": [redis_server.process.pid],
         "clients": [p.pid for p in processes],
-    }
+    }, args.database)
     loads: list[tuple[float, float]] = []
     edges = [edge for window in windows for edge in window]
     samples: list[CpuSample] = []
@@ -487,7 +500,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     while len(results) < len(processes) and time.time() < deadline:
         loads.append((time.time(), os.getloadavg()[0]))
         if len(samples) < len(edges) and time.time() >= edges[len(samples)]:
-            samples.append(sample_cpu(groups, args.database))
+            samples.append(meter.sample())
         try:
             results.append(queue.get(timeout=0.5))
         except Exception:  # queue.Empty: sample the load again
