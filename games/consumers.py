@@ -99,10 +99,15 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             )
 
     async def _renew_presence(self) -> None:
-        """Every ``presence_renew_seconds`` while the socket is open: it is alive."""
+        """Every ``presence_renew_seconds`` while the socket is open: it is alive, and
+        it is in its groups again (a Redis restart empties the channel layer's groups;
+        a socket that stayed open would otherwise never hear of the match again)."""
         renew = database_sync_to_async(services.seat_socket_renew)
         while True:
             await asyncio.sleep(self.presence_renew_seconds)
+            for group in (*self.joined, *self.chat_groups):
+                with contextlib.suppress(Exception):  # Redis down: next period tries again
+                    await self.channel_layer.group_add(group, self.channel_name)
             self.presence_renewal = asyncio.ensure_future(
                 renew(match=Match(pk=self.match_id), user=self.user,
                       channel_name=self.channel_name)
