@@ -429,6 +429,7 @@ def main() -> None:
                         help="time after a step's players connect before measuring")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--asgi", type=int, default=2, help="ASGI (daphne) processes")
     parser.add_argument("--rules", default="default", help="variant preset of the matches")
     parser.add_argument("--database", default="gin_liveload")
     args = parser.parse_args()
@@ -438,7 +439,9 @@ def main() -> None:
 
     redis_server = RedisServer()
     redis_server.start()
-    stack = Stack(asgi=2, database=args.database, extra_env={
+    if args.asgi < 2:
+        parser.error("--asgi: at least 2 (the players of a match are on different processes)")
+    stack = Stack(asgi=args.asgi, database=args.database, extra_env={
         "REDIS_URL": redis_server.url, "LOG_LEVEL": "WARNING", "REQUEST_LOG_LEVEL": "WARNING",
     })
     try:
@@ -475,8 +478,9 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     for index in range(args.clients):
         plan = {
             "env": {k: v for k, v in stack.env.items() if k.isupper()},
-            # Seat 0 of half the matches on the first process, of the others on the second.
-            "urls": urls if index % 2 == 0 else urls[::-1],
+            # The two seats of a match on two different processes, matches spread
+            # over all of them.
+            "urls": [urls[index % len(urls)], urls[(index + 1) % len(urls)]],
             "interval": args.interval,
             "rules": args.rules,
             "step_starts": step_starts,
@@ -520,7 +524,8 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
     results = outcome.results
     samples = [s for r in results for s in r.samples]
     errors = [e for r in results for e in r.errors]
-    print(f"\nlive load: {args.clients} client processes, one move per match every "
+    print(f"\nlive load: {args.asgi} ASGI processes, {args.clients} client processes, "
+          f"one move per match every "
           f"~{args.interval:g} s, {args.rules} rules, {args.step_seconds:g} s measured per step")
     print(f"{'players':>7} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
           f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5}  error kinds")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +42,6 @@ class Player:
     cookie: str
     servers: list[str]
     pace: float = 0.2
-    resync_after: float | None = None
     submissions: list[Submission] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -86,18 +84,13 @@ class Player:
                 submission.outcome = "unknown"
 
     async def _session(self, ws: ClientConnection, stop: asyncio.Event) -> None:
-        quiet_since = time.monotonic()
         seen_before = self.version
         first = True
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=0.25)
             except TimeoutError:
-                if self.resync_after and time.monotonic() - quiet_since > self.resync_after:
-                    await ws.send(json.dumps({"type": "sync"}))
-                    quiet_since = time.monotonic()
-                continue
-            quiet_since = time.monotonic()
+                continue  # look at ``stop`` again; never ask for a resync (browsers do not)
             frame = json.loads(text)
             if frame["type"] == "state":
                 if first:
