@@ -99,9 +99,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             )
 
     async def _renew_presence(self) -> None:
-        """Every ``presence_renew_seconds`` while the socket is open: it is alive, and
-        it is in its groups again (a Redis restart empties the channel layer's groups;
-        a socket that stayed open would otherwise never hear of the match again)."""
+        """Every ``presence_renew_seconds`` while the socket is open: it is alive, it
+        is in its groups again (a Redis restart empties the channel layer's groups; a
+        socket that stayed open would otherwise never hear of the match again), and it
+        gets the state if the match moved on meanwhile (one version read)."""
         renew = database_sync_to_async(services.seat_socket_renew)
         while True:
             await asyncio.sleep(self.presence_renew_seconds)
@@ -116,6 +117,13 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                 await asyncio.shield(self.presence_renewal)
             except Exception:
                 logger.exception("match socket %s: presence renewal failed", self.match_id)
+            # A move broadcast while the socket was out of its groups: catch up.
+            with contextlib.suppress(Exception):
+                if await database_sync_to_async(self._current_version)() > self.version:
+                    await self._send_state(force=False)
+
+    def _current_version(self) -> int:
+        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first() or 0
 
     async def _stop_presence_renewal(self) -> None:
         # A renewal already running in its database thread finishes first: one that
