@@ -13,14 +13,7 @@ from channels.db import database_sync_to_async
 from websockets.asyncio.client import connect
 
 from games.models import Move
-from tests.reliability.common import (
-    assert_frames_hide_secrets,
-    cookie,
-    move_log,
-    people_matches,
-    versions,
-    wait_for,
-)
+from tests.reliability.common import cookie, move_log, people_matches, versions, wait_for
 from tests.reliability.players import Player, check_against_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,10 +59,8 @@ async def test_kill_9_of_an_asgi_process_mid_match(asgi_pair, django_user_model)
         pair = [p for p in players if p.match_id == match_id]
         log = await move_log(match_id)
         check_against_log(pair, log)
-        # Every frame they received over the two processes hid what it must.
-        await assert_frames_hide_secrets(match_id, [(p.you, p.states) for p in pair])
         assert len(log) >= 16
-        assert sum(len(p.accepted()) for p in pair) >= len(log) // 2
+        assert sum(len(p.accepted()) for p in pair) >= len(log) - 2
 
 
 async def test_the_same_move_from_two_tabs_at_once_is_applied_once(asgi_pair, django_user_model):
