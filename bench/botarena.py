@@ -9,7 +9,8 @@ cancels out as far as it can. Each match is played with the real engine
 (``games.engine``) to the rules' target score, bonuses included. Printed: the
 match win rate of ``--a`` with a 95% Wilson confidence interval, points per hand,
 gin / big gin / undercut counts per side and per-move decision time percentiles
-per side (measure times with ``--jobs 1``; other jobs share the cores).
+per side, both wall clock and the process's CPU time (measure with ``--jobs 1``:
+other jobs share the cores).
 Needs no Django; ``python manage.py botarena`` runs the same code.
 """
 
@@ -43,6 +44,7 @@ class Side:
     big_gins: int = 0
     undercuts: int = 0
     times_ms: list[float] = field(default_factory=list)
+    cpu_ms: list[float] = field(default_factory=list)
 
     def add(self, other: Side) -> None:
         for name in (
@@ -56,6 +58,7 @@ class Side:
         ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.times_ms.extend(other.times_ms)
+        self.cpu_ms.extend(other.cpu_ms)
 
 
 @dataclass
@@ -104,9 +107,10 @@ def play_match(
             legal = state.legal_actions()
             view = state.player_view(seat)
             rng = random.Random(f"{seed}:{pair}:{swapped}:{hand_number}:{move}")
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             action = choose_action(seat_level[seat], view, legal, rng, budget=budget)
             seat_side[seat].times_ms.append((time.perf_counter() - started) * 1000)
+            seat_side[seat].cpu_ms.append((time.process_time() - cpu_started) * 1000)
             state, _ = state.apply(action)
             move += 1
         result = state.result
@@ -197,17 +201,24 @@ def report(a: str, b: str, tally: Tally) -> str:
         f"net {(tally.a.points - tally.b.points) / hands:+.2f}",
     ]
     header = f"{'side':<12}{'hands won':>10}{'knocks':>8}{'gins':>6}{'big gins':>10}"
-    header += f"{'undercuts':>11}   decision ms p50 / p95 / p99 / max"
+    header += f"{'undercuts':>11}"
     lines.append(header)
     for name, side in ((f"a={a}", tally.a), (f"b={b}", tally.b)):
-        times = side.times_ms
         lines.append(
             f"{name:<12}{side.hands_won:>10}{side.knocks_won:>8}{side.gins:>6}"
-            f"{side.big_gins:>10}{side.undercuts:>11}   "
-            f"{percentile(times, 50):.1f} / {percentile(times, 95):.1f} / "
-            f"{percentile(times, 99):.1f} / {max(times, default=0.0):.1f}"
+            f"{side.big_gins:>10}{side.undercuts:>11}"
         )
+    lines.append("decision time per move, ms: p50 / p95 / p99 / max (wall clock; CPU time)")
+    for name, side in ((f"a={a}", tally.a), (f"b={b}", tally.b)):
+        lines.append(f"{name:<12}{_spread(side.times_ms)}   (cpu {_spread(side.cpu_ms)})")
     return "\n".join(lines)
+
+
+def _spread(times: list[float]) -> str:
+    return (
+        f"{percentile(times, 50):.1f} / {percentile(times, 95):.1f} / "
+        f"{percentile(times, 99):.1f} / {max(times, default=0.0):.1f}"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

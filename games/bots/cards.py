@@ -2,15 +2,17 @@
 
 Bit ``suit * 13 + rank - 1`` stands for one card, suits in the order ``C D H S``
 (the engine's canonical deck order), so ``AC`` is bit 0 and ``KS`` bit 51.
-The engine's ``best_melds`` is exact and general; these helpers compute the same
-deadwood much faster, because the bots evaluate it hundreds of thousands of times
-per decision: runs are looked up per suit in a table of all 8,192 rank patterns,
-and only ranks holding three or more cards branch on sets.
+The engine's ``deadwood_mask`` is the exact reference; around it these helpers add
+what the bots' inner loops need: a cache, the best discard of 11 cards with one
+table lookup per suit when no rank is held three times, one optimal arrangement,
+the defender's deadwood after lay-offs, and per-card neighbour masks.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+
+from games.engine import deadwood_mask
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
@@ -100,63 +102,29 @@ def _set_options(pats: tuple[int, int, int, int], rank_bit: int) -> list[tuple[i
     return options
 
 
-def _set_removals() -> list[list[tuple[int, ...]]]:
-    """Per rank and 4-bit suit pattern: the masks a set of that rank may take out
-    of the hand (0 first: no set)."""
-    table = []
-    for rank in range(13):
-        row = []
-        for pattern in range(16):
-            present = [suit for suit in range(4) if pattern >> suit & 1]
-            options = [0]
-            for size in (3, 4):
-                for combo in combinations(present, size):
-                    options.append(sum(1 << (13 * suit + rank) for suit in combo))
-            row.append(tuple(options))
-        table.append(row)
-    return table
-
-
-SET_REMOVALS = _set_removals()
 _CACHE: dict[int, int] = {}
 _CACHE_LIMIT = 300_000
 
 
 def deadwood(mask: int) -> int:
-    """Least deadwood points of any 0–11 cards (every card counted)."""
+    """Least deadwood points of any 0–11 cards (every card counted).
+
+    Without a rank held three times it is four table lookups; otherwise the engine's
+    exact ``deadwood_mask`` decides, remembered in a bounded cache (the bots revisit
+    the same hands many times within a decision).
+    """
     c = mask & M13
     d = (mask >> 13) & M13
     h = (mask >> 26) & M13
     s = mask >> 39
-    ranks = (c & d & (h | s)) | (h & s & (c | d))
-    if not ranks:
+    if not (c & d & (h | s)) | (h & s & (c | d)):
         return RUN_DEADWOOD[c] + RUN_DEADWOOD[d] + RUN_DEADWOOD[h] + RUN_DEADWOOD[s]
     cached = _CACHE.get(mask)
-    if cached is not None:
-        return cached
-    options = [0]
-    while ranks:
-        low = ranks & -ranks
-        ranks ^= low
-        r = low.bit_length() - 1
-        pattern = (c >> r & 1) | (d >> r & 1) << 1 | (h >> r & 1) << 2 | (s >> r & 1) << 3
-        removals = SET_REMOVALS[r][pattern]
-        options = [o | x for o in options for x in removals]
-    best = 1 << 30
-    for option in options:
-        rest = mask & ~option
-        score = (
-            RUN_DEADWOOD[rest & M13]
-            + RUN_DEADWOOD[(rest >> 13) & M13]
-            + RUN_DEADWOOD[(rest >> 26) & M13]
-            + RUN_DEADWOOD[rest >> 39]
-        )
-        if score < best:
-            best = score
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[mask] = best
-    return best
+    if cached is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        cached = _CACHE[mask] = deadwood_mask(mask)
+    return cached
 
 
 def _arrange_sets(pats: tuple[int, int, int, int], ranks: int) -> tuple[int, list[int]]:
@@ -254,10 +222,45 @@ def makes_meld(hand: int, i: int) -> bool:
     return any(pair & hand == pair for pair in MELD_PAIRS[i])
 
 
+def _removal_table() -> list[tuple[int, int]]:
+    """Per 13-bit suit pattern: (least run-only deadwood after removing one of its
+    cards, that card's rank), ties to the highest rank; (big, -1) for no cards."""
+    table = [(1 << 30, -1)] * (1 << 13)
+    for pattern in range(1, 1 << 13):
+        best, best_rank = 1 << 30, -1
+        for rank in range(13):
+            if pattern >> rank & 1:
+                dw = RUN_DEADWOOD[pattern ^ (1 << rank)]
+                if dw <= best:
+                    best, best_rank = dw, rank
+        table[pattern] = (best, best_rank)
+    return table
+
+
+BEST_REMOVAL = _removal_table()
+
+
 def best_discard(hand11: int, forbidden: int = 0) -> tuple[int, int]:
     """(deadwood after, card index) of the discard leaving the least deadwood;
     ties go to the highest-value card, then the highest index. ``forbidden`` is a
     mask of cards that may not be discarded."""
+    t = RUN_DEADWOOD
+    c = hand11 & M13
+    d = (hand11 >> 13) & M13
+    h = (hand11 >> 26) & M13
+    s = hand11 >> 39
+    if not forbidden and not (c & d & (h | s)) | (h & s & (c | d)):
+        # No rank in three suits: only the suit losing the card changes.
+        total = t[c] + t[d] + t[h] + t[s]
+        best_dw, best_i = 1 << 30, -1
+        for suit, pattern in enumerate((c, d, h, s)):
+            if pattern:
+                dw, rank = BEST_REMOVAL[pattern]
+                dw += total - t[pattern]
+                i = 13 * suit + rank
+                if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
+                    best_dw, best_i = dw, i
+        return best_dw, best_i
     best_dw, best_i = 1 << 30, -1
     mask = hand11 & ~forbidden
     while mask:

@@ -33,7 +33,7 @@ class Weights:
 
     knockable: float = 6.0
     gin: float = 8.0
-    danger: float = 9.0
+    danger: float = 2.5
 
 
 class Evaluator:

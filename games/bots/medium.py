@@ -32,12 +32,17 @@ def find(legal: list[Action], **fields: Any) -> Action | None:
     return None
 
 
+def allowance_after(knock_limit: int, opp_turns: int) -> int:
+    """The most deadwood medium knocks with once the opponent has had ``opp_turns``
+    turns: the full limit early, then one point less per turn, down to 2."""
+    if opp_turns <= 4:
+        return knock_limit
+    return max(min(knock_limit, 2), knock_limit - (opp_turns - 4))
+
+
 def knock_allowance(k: Knowledge) -> int:
-    """The most deadwood medium knocks with, given how far the hand has gone."""
-    turns = k.opp_turns
-    if turns <= 4:
-        return k.knock_limit
-    return max(min(k.knock_limit, 2), k.knock_limit - (turns - 4))
+    """The most deadwood medium knocks with now."""
+    return allowance_after(k.knock_limit, k.opp_turns)
 
 
 def knock_card(hand11: int, legal: list[Action]) -> tuple[int, Action] | None:

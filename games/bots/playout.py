@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.bots.cards import arrangement, best_discard, deadwood, layoff_deadwood, makes_meld
+from games.bots.cards import MELD_PAIRS, arrangement, best_discard, deadwood, layoff_deadwood
 
 OFFER, DRAW, DISCARD = 0, 1, 2
 MAX_TURNS = 80
@@ -62,19 +62,24 @@ def playout(
     me: int,
     forbidden: int = 0,
     offers: int = 0,
+    my_limits: tuple[int, ...] = (),
 ) -> tuple[int, int]:
     """Play the hand out; return (value for seat ``me``, number of turns played).
 
     ``stock`` is consumed from its end. ``phase`` is OFFER (``offers`` upcard offers
     left, 2 for the non-dealer's first), DRAW, or DISCARD (``player`` holds 11 cards
     and may not discard ``forbidden``). ``hands`` is modified in place.
+    ``my_limits[t]``: the most deadwood seat ``me`` knocks with on its t-th turn
+    from here (the last entry repeats); by default both seats knock when allowed.
     """
     limit = -1 if rules.straight else rules.knock_limit
     turns = 0
+    my_turns = 0
+    last_limit = len(my_limits) - 1
     while True:
         hand = hands[player]
         if phase == OFFER:
-            if makes_meld(hand, top):
+            if any(pair & hand == pair for pair in MELD_PAIRS[top]):
                 hand |= 1 << top
                 forbidden = 1 << top
                 phase = DISCARD
@@ -84,7 +89,7 @@ def playout(
                 phase = OFFER if offers else DRAW
                 continue
         elif phase == DRAW:
-            if makes_meld(hand, top):
+            if any(pair & hand == pair for pair in MELD_PAIRS[top]):
                 hand |= 1 << top
                 forbidden = 1 << top
             else:
@@ -95,12 +100,22 @@ def playout(
         turns += 1
         if turns > MAX_TURNS:
             return 0, turns
-        if rules.big_gin_allowed and deadwood(hand) == 0:
-            value = big_gin_value(rules, hands[player ^ 1])
-            return (value if player == me else -value), turns
         dw, card = best_discard(hand, forbidden)
+        if dw == 0:
+            # Every 11-card big gin has a meld of four or more, so it leaves 0 here too.
+            if rules.big_gin_allowed and deadwood(hand) == 0:
+                value = big_gin_value(rules, hands[player ^ 1])
+                return (value if player == me else -value), turns
+            hand ^= 1 << card
+            value = knock_value(rules, hand, hands[player ^ 1])
+            return (value if player == me else -value), turns
         hand ^= 1 << card
-        if dw <= limit or dw == 0:
+        if player == me and my_limits:
+            allowed = my_limits[min(my_turns, last_limit)]
+            my_turns += 1
+        else:
+            allowed = limit
+        if dw <= allowed:
             value = knock_value(rules, hand, hands[player ^ 1])
             return (value if player == me else -value), turns
         if len(stock) <= 2:

@@ -4,38 +4,52 @@ A world is one way the hidden cards could lie, consistent with the view: the
 opponent's unknown cards and the order of the stock. Worlds are drawn with the
 opponent's cards weighted by what it did (``games.bots.knowledge``), then
 reweighted as a whole (an opponent that could have knocked usually would have;
-one that passed a card rarely held two cards melding with it) and resampled.
+one that passed a card rarely held two cards melding with it; one that just
+discarded a card rarely kept higher loose cards): averages are weighted by it.
 
-Candidate actions come from the medium evaluation (its best few discards, the
-best knock, taking or leaving the discard); each is then played out in every
-world with the fast playout policy (``games.bots.playout``), the same worlds for
-every candidate so that their differences are not drowned in luck. A knock is
-valued exactly in each world (showdown with lay-offs). The candidate with the
-best mean hand value wins. The budget is a number of simulated turns, so the
-choice depends only on the view and the random generator, never on the clock.
+The medium player's choice is the default move. The alternatives (medium's next
+best discards, knocking or not, taking the discard or not) are played out in the
+same worlds as the default with the fast playout policy (``games.bots.playout``),
+our own future knocks following medium's schedule; a knock is valued exactly in
+each world (showdown with lay-offs). An alternative replaces the default only if
+it is better on average by more than its standard error: a hand's value varies
+far more from world to world than between two sensible moves, and a search that
+followed every small noisy difference would play worse than the heuristics. The
+budget is a number of simulated turns, so the choice depends only on the view and
+the random generator, never on the clock.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from games.bots.cards import INDEX, TEXT, deadwood, indices, makes_meld
+from games.bots.cards import INDEX, TEXT, VALUE, arrangement, indices, makes_meld
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
-from games.bots.medium import find, knock_card
+from games.bots.medium import allowance_after, choose_draw, find, knock_allowance, knock_card
 from games.bots.playout import DISCARD, DRAW, OFFER, SimRules, knock_value, playout
 
 Action = dict[str, Any]
+Move = tuple[str, int]
 
-BUDGETS = {"hard": 2500, "expert": 10000}
+BUDGETS = {"hard": 6000, "expert": 24000}
 """Simulated turns per decision."""
-CANDIDATES = {"hard": 3, "expert": 5}
-"""How many of medium's best discards are searched."""
+ALTERNATIVES = {"hard": 2, "expert": 3}
+"""How many of medium's next best discards are searched besides its choice."""
+MARGIN = 2.0
+"""An alternative must beat the default by this many standard errors."""
 WORLD_BATCH = 4
-"""Worlds are sampled (and resampled by likelihood) this many at a time."""
+"""Worlds are sampled this many at a time (every move is played in each)."""
 MIN_WORLDS = WORLD_BATCH
-MAX_WORLDS = 400
+MAX_WORLDS = 600
+KNOCK_SKIPPED = 0.2
+"""Likelihood factor of a world where the opponent could have knocked but did not."""
+KEPT_HIGHER = 0.6
+"""... per deadwood card it kept that is worth more than the card it just discarded."""
+PASSED_MELD = 0.3
+"""... per recent pass of a card that would have made a meld in its hand."""
 
 
 def _sim_rules(k: Knowledge) -> SimRules:
@@ -54,44 +68,45 @@ def _world_weight(k: Knowledge, opp_hand: int) -> float:
     """Relative likelihood of an opponent hand given its visible behaviour."""
     weight = 1.0
     if k.opp_turns > 0 and k.opp_count == 10:
-        dw = deadwood(opp_hand)
+        dw, melds = arrangement(opp_hand)
         if dw == 0 or (not k.straight and dw <= k.knock_limit):
-            weight *= 0.2
+            weight *= KNOCK_SKIPPED
+        if k.opp_discards:
+            thrown = VALUE[k.opp_discards[-1]]
+            loose = opp_hand
+            for meld in melds:
+                loose &= ~meld
+            for card in indices(loose):
+                if VALUE[card] > thrown:
+                    weight *= KEPT_HIGHER
     for card in k.opp_passed[-3:]:
         if not opp_hand >> card & 1 and makes_meld(opp_hand, card):
-            weight *= 0.3
+            weight *= PASSED_MELD
     return weight
 
 
-def sample_worlds(k: Knowledge, rng: random.Random, count: int) -> list[tuple[int, list[int]]]:
-    """``count`` worlds as (opponent's hand, stock with the next card last)."""
+def sample_worlds(
+    k: Knowledge, rng: random.Random, count: int
+) -> list[tuple[float, int, list[int]]]:
+    """``count`` worlds as (likelihood weight, opponent's hand, stock with the next
+    card last). The opponent's unknown cards are drawn by their card weights (the
+    Efraimidis-Spirakis keys), the rest of the unseen cards form the stock in a
+    random order, and the whole world gets its behavioural weight."""
     unseen = indices(k.unseen)
     need = max(0, min(k.opp_unknown, len(unseen)))
-    pool = []
-    for _ in range(count * 3):
+    worlds = []
+    for _ in range(count):
         keys = sorted(((rng.random() ** (1.0 / k.weights[c]), c) for c in unseen), reverse=True)
         hidden = [c for _, c in keys[:need]]
         stock = [c for _, c in keys[need:]]
         rng.shuffle(stock)
         opp_hand = k.opp_known | sum(1 << c for c in hidden)
-        pool.append((_world_weight(k, opp_hand), opp_hand, stock))
-    total = sum(w for w, _, _ in pool)
-    # Systematic resampling: deterministic given the generator, low variance.
-    step = total / count
-    point = rng.random() * step
-    worlds, acc = [], 0.0
-    for weight, opp_hand, stock in pool:
-        acc += weight
-        while point < acc and len(worlds) < count:
-            worlds.append((opp_hand, stock))
-            point += step
-    while len(worlds) < count:
-        worlds.append(pool[len(worlds)][1:])
+        worlds.append((_world_weight(k, opp_hand), opp_hand, stock))
     return worlds
 
 
 class Search:
-    """Evaluates candidate first moves over shared sampled worlds."""
+    """Plays candidate first moves out over shared sampled worlds."""
 
     def __init__(self, k: Knowledge, rng: random.Random, budget: int) -> None:
         self.k = k
@@ -100,54 +115,87 @@ class Search:
         self.rules = _sim_rules(k)
         self.me = k.seat
         self.opp = 1 - k.seat
+        self.my_limits = tuple(
+            allowance_after(k.knock_limit, k.opp_turns + 1 + turn) for turn in range(16)
+        )
 
-    def evaluate(self, moves: list[tuple]) -> list[float]:
-        """Mean value of each move (a tuple understood by ``_play``) over shared worlds:
-        batches of worlds are drawn until the budget of simulated turns is spent."""
-        totals = [0.0] * len(moves)
-        played = 0
-        used = 0
+    def pick(self, moves: list[Move]) -> Move:
+        """``moves[0]`` (the default) unless another is better by more than MARGIN
+        standard errors of the difference, measured over the same weighted worlds."""
+        sums = [0.0] * len(moves)
+        squares = [0.0] * len(moves)
+        total = total_sq = 0.0
+        played = used = 0
         while played < MIN_WORLDS or (used < self.budget and played < MAX_WORLDS):
-            for opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH):
+            for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH):
+                base = 0
                 for index, move in enumerate(moves):
                     value, turns = self._play(move, opp_hand, stock)
-                    totals[index] += value
                     used += turns + 1
+                    if index == 0:
+                        base = value
+                    diff = value - base
+                    sums[index] += weight * diff
+                    squares[index] += weight * diff * diff
+                total += weight
+                total_sq += weight * weight
                 played += 1
-        return [t / played for t in totals]
+        effective = total * total / total_sq if total_sq else 0.0
+        best, best_score = moves[0], 0.0
+        for index in range(1, len(moves)):
+            mean = sums[index] / total
+            spread = max(0.0, squares[index] / total - mean * mean)
+            error = math.sqrt(spread / max(1.0, effective - 1.0))
+            if mean > MARGIN * error and mean > best_score:
+                best, best_score = moves[index], mean
+        return best
 
-    def _play(self, move: tuple, opp_hand: int, stock: list[int]) -> tuple[int, int]:
+    def _play(self, move: Move, opp_hand: int, stock: list[int]) -> tuple[int, int]:
         k = self.k
         me, opp = self.me, self.opp
         hands = [0, 0]
         hands[opp] = opp_hand
         stock = stock.copy()
-        kind = move[0]
+        kind, card = move
         if kind == "knock":
-            hand10 = k.hand & ~(1 << move[1])
-            return knock_value(self.rules, hand10, opp_hand), 0
+            return knock_value(self.rules, k.hand & ~(1 << card), opp_hand), 0
         if kind == "discard":
             if k.stock_count <= 2:
                 return 0, 0
-            hands[me] = k.hand & ~(1 << move[1])
-            return playout(self.rules, hands, stock, move[1], opp, DRAW, me)
+            hands[me] = k.hand & ~(1 << card)
+            return playout(self.rules, hands, stock, card, opp, DRAW, me, my_limits=self.my_limits)
         if kind == "take":
-            top = k.top
-            hands[me] = k.hand | (1 << top)
-            return playout(self.rules, hands, stock, top, me, DISCARD, me, forbidden=1 << top)
+            hands[me] = k.hand | (1 << card)
+            return playout(
+                self.rules,
+                hands,
+                stock,
+                card,
+                me,
+                DISCARD,
+                me,
+                forbidden=1 << card,
+                my_limits=self.my_limits,
+            )
         if kind == "stock":
             hands[me] = k.hand | (1 << stock.pop())
-            return playout(self.rules, hands, stock, -1, me, DISCARD, me)
-        # "pass" on the first turn: the dealer is offered next, or the non-dealer draws.
+            return playout(self.rules, hands, stock, -1, me, DISCARD, me, my_limits=self.my_limits)
+        # "pass" on the first turn: the dealer is offered the upcard next, or (after
+        # the dealer passed too) the non-dealer draws.
         hands[me] = k.hand
-        if move[1]:
-            return playout(self.rules, hands, stock, k.top, opp, OFFER, me, offers=1)
-        return playout(self.rules, hands, stock, k.top, opp, DRAW, me)
-
-
-def _first_pass(k: Knowledge) -> bool:
-    """Whether nobody has passed the upcard yet (we are the non-dealer's first offer)."""
-    return k.seat != k.dealer
+        if k.seat != k.dealer:
+            return playout(
+                self.rules,
+                hands,
+                stock,
+                card,
+                opp,
+                OFFER,
+                me,
+                offers=1,
+                my_limits=self.my_limits,
+            )
+        return playout(self.rules, hands, stock, card, opp, DRAW, me, my_limits=self.my_limits)
 
 
 def choose(
@@ -163,7 +211,7 @@ def choose(
     ev = Evaluator(k)
     search = Search(k, rng, BUDGETS[level] if budget is None else budget)
     if k.phase in ("first_turn", "draw"):
-        return _choose_draw(k, search, legal)
+        return _choose_draw(k, ev, search, legal)
     big_gin = find(legal, type="big_gin")
     if big_gin is not None:
         return big_gin
@@ -171,17 +219,15 @@ def choose(
     if knock is not None and knock[0] == 0:
         return knock[1]
     forbidden = 1 << k.taken if k.taken is not None else 0
-    ranked = ev.discard_scores(k.hand, forbidden)
-    chosen = [card for _, card in ranked[: CANDIDATES[level]]]
-    moves: list[tuple] = [("discard", card) for card in chosen]
+    ranked = [("discard", card) for _, card in ev.discard_scores(k.hand, forbidden)]
+    moves: list[Move] = ranked[: 1 + ALTERNATIVES[level]]
     if knock is not None:
-        moves.append(("knock", INDEX[knock[1]["card"]]))
-    if len(moves) == 1:
-        best = moves[0]
-    else:
-        values = search.evaluate(moves)
-        best = max(zip(values, range(len(moves)), strict=True), key=lambda vi: (vi[0], -vi[1]))
-        best = moves[best[1]]
+        knock_move = ("knock", INDEX[knock[1]["card"]])
+        if knock[0] <= knock_allowance(k):
+            moves.insert(0, knock_move)
+        else:
+            moves.append(knock_move)
+    best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None
         return knock[1]
@@ -190,17 +236,14 @@ def choose(
     return action
 
 
-def _choose_draw(k: Knowledge, search: Search, legal: list[Action]) -> Action:
+def _choose_draw(k: Knowledge, ev: Evaluator, search: Search, legal: list[Action]) -> Action:
+    default = choose_draw(k, ev, legal)
+    if k.top is None or len(legal) < 2 or k.top in k.my_discards:
+        return default
     take = find(legal, type="draw", source="discard")
-    if k.phase == "first_turn":
-        other = find(legal, type="pass")
-        other_move: tuple = ("pass", _first_pass(k))
-    else:
-        other = find(legal, type="draw", source="stock")
-        other_move = ("stock",)
-    if take is None or other is None or k.top is None:
-        return take or other or legal[0]
-    if k.top in k.my_discards:
-        return other  # never take back our own discard: bots could otherwise cycle
-    values = search.evaluate([("take",), other_move])
-    return take if values[0] > values[1] else other
+    other = next(a for a in legal if a is not take)
+    other_move: Move = ("pass" if other["type"] == "pass" else "stock", k.top)
+    take_move: Move = ("take", k.top)
+    if default is take:
+        return take if search.pick([take_move, other_move]) == take_move else other
+    return take if search.pick([other_move, take_move]) == take_move else other
