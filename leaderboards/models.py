@@ -97,7 +97,15 @@ class Rating(models.Model):
     updated_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["-rating", "user"], name="rating_board_order")]
+        indexes = [
+            # The rating board's order, and the count of players ahead of one player
+            # (an index-only scan: no table row is read).
+            models.Index(
+                fields=["-rating", "user"],
+                condition=models.Q(rated_matches__gt=0),
+                name="rated_board_order",
+            )
+        ]
 
     def as_glicko(self) -> glicko2.Glicko2Rating:
         return glicko2.Glicko2Rating(self.rating, self.deviation, self.volatility)

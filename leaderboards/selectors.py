@@ -1,9 +1,11 @@
 """Leaderboard and rating reads for the pages and the profile's rating chart.
 
-Every page costs a fixed number of queries whatever the number of players: the top
-rows, the viewer's own row with its position, and the list of past boards. Positions
-are counted among active players only, so a banned player disappears from every board
-(including final ones, whose stored ranks never change) without leaving a gap.
+Every page costs a fixed number of queries whatever the number of players: the board
+with the list of past boards (one query), the top rows, and the viewer's own row with
+its position. Positions are counted among active players only, so a banned player
+disappears from every board (including final ones, whose stored ranks never change)
+without leaving a gap. The two board queries are SQL: they run on every page view, and
+the ORM's building of them cost more than running them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import quote
 
-from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Window
-from django.db.models.functions import RowNumber
+from django.db import connection
+from django.db.models import Q
 from django.urls import reverse
 
 from accounts.models import User
@@ -59,33 +61,75 @@ def _profile_url_parts() -> tuple[str, str]:
     return prefix, suffix
 
 
+@functools.lru_cache(maxsize=512)
 def period_url(period: Period) -> str:
+    """The board page of ``period`` (cached: a board page links up to 14 periods)."""
     return reverse(f"leaderboards:{period.kind.value}", args=period.url_args)
 
 
-def _visible(prefix: str = "user__") -> Q:
-    return Q(**{f"{prefix}is_active": True, f"{prefix}is_guest": False})
+def _tables() -> dict[str, str]:
+    return {
+        "rating": Rating._meta.db_table,
+        "user": User._meta.db_table,
+    }
 
 
-def _top(queryset: QuerySet, order: list, fields: list[str], limit: int) -> list[dict]:
-    """The first ``limit`` rows of ``queryset`` in ``order``, each with its 1-based
-    ``position`` counted over the same (filtered) rows."""
-    return list(
-        queryset.annotate(position=Window(RowNumber(), order_by=order))
-        .order_by(*order)
-        .values("position", "user_id", "user__username", *fields)[:limit]
-    )
+def _rows(sql: str, params: dict, **parts: str) -> list[dict]:
+    """Run ``sql`` with the table names and ``parts`` filled in; one dict per row."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(**_tables(), **parts), params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
 
 
-class _SubqueryCount(Subquery):
-    template = "(SELECT COUNT(*) FROM (%(subquery)s) AS counted)"
-    output_field = IntegerField()
+# A player is on the pages while registered and active: a ban hides them at once, even
+# on a final board. Boards store ``rank`` counted among the players active when they
+# were computed (dense from 1), so a position is the stored rank minus the players
+# hidden since then who are ranked ahead: few, found through the partial index of
+# hidden accounts (migration 0002), so the own line costs the same whatever the
+# player's rank. The top rows count positions with a window over the visible rows,
+# which the LIMIT stops after the first hundred.
+_RANKED_TOP_SQL = """
+    SELECT ROW_NUMBER() OVER (ORDER BY e.rank) AS position,
+           e.user_id, u.username AS user__username, {fields}
+    FROM {table} e JOIN {user} u ON u.id = e.user_id
+    WHERE {where} AND e.rank IS NOT NULL AND u.is_active AND NOT u.is_guest
+    ORDER BY e.rank
+    LIMIT %(limit)s
+"""
+
+_RANKED_OWN_SQL = """
+    SELECT e.rank - (
+               SELECT COUNT(*) FROM {table} h JOIN {user} hu ON hu.id = h.user_id
+               WHERE {hidden_where} AND h.rank < e.rank
+                 AND (NOT hu.is_active OR hu.is_guest)
+           ) AS position,
+           e.user_id, u.username AS user__username, {fields}
+    FROM {table} e JOIN {user} u ON u.id = e.user_id
+    WHERE {where} AND e.user_id = %(viewer)s AND u.is_active AND NOT u.is_guest
+"""
 
 
-def _position_among(queryset: QuerySet, ahead: Q) -> Subquery:
-    """A subquery counting the rows of ``queryset`` matching ``ahead`` (which refers to
-    the outer row and includes it): the outer row's position."""
-    return _SubqueryCount(queryset.filter(ahead).order_by().values("pk"))
+def _ranked_rows(
+    *, table: str, where: str, hidden_where: str, fields: list[str], params: dict, viewer_id
+) -> tuple[list[dict], dict | None]:
+    """The top rows of a board stored with ranks, and the viewer's own row (None when
+    they have none), each with its ``position`` among the visible players."""
+    parts = {
+        "table": table,
+        "where": where,
+        "hidden_where": hidden_where,
+        "fields": ", ".join(f"e.{name}" for name in fields),
+    }
+    rows = _rows(_RANKED_TOP_SQL, {**params, "limit": TOP_ROWS}, **parts)
+    if viewer_id is None:
+        return rows, None
+    own = _rows(_RANKED_OWN_SQL, {**params, "viewer": viewer_id}, **parts)
+    return rows, own[0] if own else None
+
+
+def _viewer_id(viewer: User | None) -> int | None:
+    return viewer.pk if viewer is not None and viewer.is_authenticated else None
 
 
 BOARD_FIELDS = ["points", "matches_played", "matches_won", "hands_won", "gins", "rank"]
@@ -93,14 +137,19 @@ BOARD_FIELDS = ["points", "matches_played", "matches_won", "hands_won", "gins", 
 
 def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPage:
     """The weekly or monthly board of ``period`` (a past one stays browsable)."""
-    board = Board.objects.filter(kind=period.kind.value, period_start=period.start).first()
+    kind = period.kind.value
     current = period_containing(period.kind, now)
-    past_boards = [
-        {"label": past.period.label, "url": period_url(past.period)}
-        for past in Board.objects.filter(
-            kind=period.kind.value, period_start__lt=current.start
-        ).order_by("-period_start")[:PAST_BOARDS_LISTED]
-    ]
+    listed = Board.objects.filter(kind=kind, period_start__lt=current.start).order_by(
+        "-period_start"
+    )[:PAST_BOARDS_LISTED]
+    # The board shown and the list of past boards in one query.
+    boards = list(
+        Board.objects.filter(
+            Q(period_start=period.start) | Q(pk__in=listed.values("pk")), kind=kind
+        ).order_by("-period_start")
+    )
+    board = next((b for b in boards if b.period_start == period.start), None)
+    past = [b for b in boards if b.period_start < current.start][:PAST_BOARDS_LISTED]
     page = BoardPage(
         period=period,
         board=board,
@@ -108,26 +157,25 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         viewer=None,
         previous_url=period_url(period.previous()),
         next_url=period_url(period.next()) if period.start < current.start else None,
-        past_boards=past_boards,
+        past_boards=[{"label": b.period.label, "url": period_url(b.period)} for b in past],
     )
     if board is None:
         return page
-    ranked = BoardEntry.objects.filter(_visible(), board=board, rank__isnull=False)
-    page.rows = _top(ranked, [F("rank").asc()], BOARD_FIELDS, TOP_ROWS)
-    if viewer is not None and viewer.is_authenticated:
-        own = (
-            BoardEntry.objects.filter(board=board, user=viewer)
-            .annotate(position=_position_among(ranked, Q(rank__lte=OuterRef("rank"))))
-            .values("position", "user_id", "user__username", *BOARD_FIELDS)
-            .first()
+    page.rows, own = _ranked_rows(
+        table=BoardEntry._meta.db_table,
+        where="e.board_id = %(board)s",
+        hidden_where="h.board_id = e.board_id",
+        fields=BOARD_FIELDS,
+        params={"board": board.pk},
+        viewer_id=_viewer_id(viewer),
+    )
+    if own is not None:
+        qualified = own["rank"] is not None
+        page.viewer = ViewerStanding(
+            position=own["position"] if qualified else None,
+            row=own,
+            matches_needed=0 if qualified else board.min_matches - own["matches_played"],
         )
-        if own is not None:
-            qualified = own["rank"] is not None
-            page.viewer = ViewerStanding(
-                position=own["position"] if qualified else None,
-                row=own,
-                matches_needed=0 if qualified else board.min_matches - own["matches_played"],
-            )
     return page
 
 
@@ -139,24 +187,39 @@ class RatingPage:
 
 RATING_FIELDS = ["rating", "deviation", "rated_matches"]
 
+_RATING_TOP_SQL = """
+    SELECT ROW_NUMBER() OVER (ORDER BY r.rating DESC, r.user_id) AS position,
+           r.user_id, u.username AS user__username, r.rating, r.deviation, r.rated_matches
+    FROM {rating} r JOIN {user} u ON u.id = r.user_id
+    WHERE r.rated_matches > 0 AND u.is_active AND NOT u.is_guest
+    ORDER BY r.rating DESC, r.user_id
+    LIMIT %(limit)s
+"""
+
+# The players ahead (the player included) are counted on the rated players' index
+# alone, without a join; then the hidden ones among them are taken off.
+_RATING_OWN_SQL = """
+    SELECT (SELECT COUNT(*) FROM {rating} a
+            WHERE a.rated_matches > 0 AND a.rating >= r.rating
+              AND (a.rating > r.rating OR a.user_id <= r.user_id))
+         - (SELECT COUNT(*) FROM {rating} a JOIN {user} hu ON hu.id = a.user_id
+            WHERE a.rated_matches > 0 AND a.rating >= r.rating
+              AND (a.rating > r.rating OR a.user_id < r.user_id)
+              AND (NOT hu.is_active OR hu.is_guest)) AS position,
+           r.user_id, u.username AS user__username, r.rating, r.deviation, r.rated_matches
+    FROM {rating} r JOIN {user} u ON u.id = r.user_id
+    WHERE r.user_id = %(viewer)s AND r.rated_matches > 0 AND u.is_active AND NOT u.is_guest
+"""
+
 
 def rating_page(*, viewer: User | None) -> RatingPage:
     """The all-time rating board: every active registered player with a rated match."""
-    rated = Rating.objects.filter(_visible(), rated_matches__gt=0)
-    order = [F("rating").desc(), F("user_id").asc()]
-    page = RatingPage(rows=_top(rated, order, RATING_FIELDS, TOP_ROWS), viewer=None)
-    if viewer is not None and viewer.is_authenticated:
-        ahead = Q(rating__gt=OuterRef("rating")) | Q(
-            rating=OuterRef("rating"), user_id__lte=OuterRef("user_id")
-        )
-        own = (
-            rated.filter(user=viewer)
-            .annotate(position=_position_among(rated, ahead))
-            .values("position", "user_id", "user__username", *RATING_FIELDS)
-            .first()
-        )
-        if own is not None:
-            page.viewer = ViewerStanding(position=own["position"], row=own)
+    page = RatingPage(rows=_rows(_RATING_TOP_SQL, {"limit": TOP_ROWS}), viewer=None)
+    viewer_id = _viewer_id(viewer)
+    if viewer_id is not None:
+        own = _rows(_RATING_OWN_SQL, {"viewer": viewer_id})
+        if own:
+            page.viewer = ViewerStanding(position=own[0]["position"], row=own[0])
     for row in [*page.rows, *([page.viewer.row] if page.viewer else [])]:
         row["rating"], row["deviation"] = round(row["rating"]), round(row["deviation"])
     return page
@@ -178,28 +241,24 @@ def computer_page(*, level: str, viewer: User | None, min_matches: int) -> Compu
     """The all-time board of win rate against the computer at ``level``."""
     if level not in COMPUTER_BOARD_LEVELS:
         raise ValueError(f"no board for computer level {level!r}")
-    ranked = ComputerBoardEntry.objects.filter(_visible(), level=level, rank__isnull=False)
-    page = ComputerPage(
-        level=level,
-        levels=COMPUTER_BOARD_LEVELS,
-        rows=_top(ranked, [F("rank").asc()], COMPUTER_FIELDS, TOP_ROWS),
-        viewer=None,
-        min_matches=min_matches,
+    rows, own = _ranked_rows(
+        table=ComputerBoardEntry._meta.db_table,
+        where="e.level = %(level)s",
+        hidden_where="h.level = e.level",
+        fields=COMPUTER_FIELDS,
+        params={"level": level},
+        viewer_id=_viewer_id(viewer),
     )
-    if viewer is not None and viewer.is_authenticated:
-        own = (
-            ComputerBoardEntry.objects.filter(level=level, user=viewer)
-            .annotate(position=_position_among(ranked, Q(rank__lte=OuterRef("rank"))))
-            .values("position", "user_id", "user__username", *COMPUTER_FIELDS)
-            .first()
+    page = ComputerPage(
+        level=level, levels=COMPUTER_BOARD_LEVELS, rows=rows, viewer=None, min_matches=min_matches
+    )
+    if own is not None:
+        qualified = own["rank"] is not None
+        page.viewer = ViewerStanding(
+            position=own["position"] if qualified else None,
+            row=own,
+            matches_needed=0 if qualified else max(min_matches - own["matches_played"], 0),
         )
-        if own is not None:
-            qualified = own["rank"] is not None
-            page.viewer = ViewerStanding(
-                position=own["position"] if qualified else None,
-                row=own,
-                matches_needed=0 if qualified else max(min_matches - own["matches_played"], 0),
-            )
     for row in [*page.rows, *([page.viewer.row] if page.viewer else [])]:
         row["win_percent"] = round(100 * row["matches_won"] / row["matches_played"])
     return page

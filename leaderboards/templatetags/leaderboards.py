@@ -23,6 +23,11 @@ def rating_chart(user: User) -> dict:
     return {"chart": selectors.rating_chart(user=user)}
 
 
+def _cell(value: object) -> str:
+    # The columns are counts and rounded ratings: an int's text needs no escaping.
+    return str(value) if type(value) is int else escape(str(value))
+
+
 @register.simple_tag
 def board_rows(rows: list[dict], viewer_id: int | None, *fields: str) -> SafeString:
     """One <tr> per row: position, the player linked to their profile, then ``fields``
@@ -32,7 +37,7 @@ def board_rows(rows: list[dict], viewer_id: int | None, *fields: str) -> SafeStr
     for row in rows:
         mark = ' class="is-you"' if row["user_id"] == viewer_id else ""
         name = row["user__username"]
-        cells = "".join(f'<td class="num">{escape(str(row[f]))}</td>' for f in fields)
+        cells = "".join(f'<td class="num">{_cell(row[f])}</td>' for f in fields)
         lines.append(
             f'<tr{mark}><td class="num">{row["position"]:d}</td>'
             f'<td><a href="{escape(selectors.profile_url(name))}">{escape(name)}</a></td>'

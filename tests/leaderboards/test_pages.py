@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.models import Match, Seat
 from leaderboards.models import Rating
 from leaderboards.periods import PeriodKind, period_containing
+from leaderboards.selectors import period_url
 from leaderboards.services import board_recompute, computer_boards_recompute
 from tests.leaderboards.conftest import finish_match, make_player
 
@@ -137,6 +138,64 @@ def test_each_tab_costs_the_same_queries_for_10_or_120_players(
     grow(110, "b")
     with django_assert_num_queries(len(small.captured_queries)):
         assert len(rows(client.get(url).content.decode())) == 100
+
+
+@pytest.mark.parametrize("kind", list(PeriodKind))
+def test_a_past_board_costs_the_same_queries_for_10_or_120_players(
+    client, django_assert_num_queries, kind
+):
+    now = timezone.now()
+    past = period_containing(kind, now).previous()
+    url = period_url(past)
+
+    def grow(count: int, prefix: str) -> list:
+        users = make_field(count, at=past.start + timedelta(hours=1), prefix=prefix)
+        board_recompute(period=past, now=now, refinalise=True)  # final: rebuilt by force
+        return users
+
+    viewer = grow(10, "a")[0]  # 10th of 11 (the sparring partner, with 0 points, last)
+    client.force_login(viewer)
+    with CaptureQueriesContext(connection) as small:
+        html = client.get(url).content.decode()
+    assert len(rows(html)) == 11 and standing(html).startswith("Your position: #10 with")
+    grow(110, "b")
+    with django_assert_num_queries(len(small.captured_queries)):
+        html = client.get(url).content.decode()
+    # 118 players scored more than a000's 100 points; b000's 100 come from a later account.
+    assert len(rows(html)) == 100 and standing(html).startswith("Your position: #119 with")
+
+
+def test_players_hidden_after_finalisation_leave_no_gap_beyond_the_top_100(client):
+    now = timezone.now()
+    users = make_field(104, at=now)  # p103 first ... p000 104th, then the sparring partner
+    board = board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    board.finalised_at = now
+    board.save()
+    for hidden in (users[103], users[50], users[0]):  # 1st and 54th (ahead), 104th (behind)
+        hidden.is_active = False
+        hidden.save()
+    client.force_login(users[1])  # 103rd when the board was computed
+    html = client.get("/leaderboards/").content.decode()
+    listed = rows(html)
+    assert len(listed) == 100
+    assert listed[0] == ("1", "p102") and listed[-1] == ("100", "p002")
+    assert {"p103", "p050"}.isdisjoint(name for _, name in listed)
+    assert standing(html).startswith("Your position: #101 with")
+
+
+def test_a_banned_player_ahead_on_a_computer_board_moves_the_viewer_up(client, settings):
+    settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 1
+    at = datetime(2026, 1, 5, tzinfo=UTC)
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    for user, winner in [(ann, 0), (bob, 0), (bob, 1), (cid, 1)]:
+        finish_match((user, None), finished_at=at, winner=winner, bot_level="expert", rated=False)
+    computer_boards_recompute()
+    ann.is_active = False
+    ann.save()
+    client.force_login(cid)
+    html = client.get("/leaderboards/computer/expert/").content.decode()
+    assert rows(html) == [("1", "bob"), ("2", "cid")]
+    assert standing(html).startswith("Your position: #2,")
 
 
 def test_past_periods_stay_browsable(client):
