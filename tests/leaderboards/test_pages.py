@@ -217,6 +217,27 @@ def test_past_periods_stay_browsable(client):
     assert client.get("/leaderboards/month/2026/13/").status_code == 404
 
 
+def test_the_archive_lists_the_12_latest_past_boards_and_older_ones_stay_browsable(client):
+    now = timezone.now()
+    this_week = period_containing(PeriodKind.WEEK, now)
+    past = [this_week]
+    for _ in range(14):
+        past.append(past[-1].previous())
+        board_recompute(period=past[-1], now=now)
+    board_recompute(period=this_week, now=now)
+
+    def archive(html: str) -> list[str]:
+        listed = html.split('id="past-title"', 1)[1].split("</ul>", 1)[0]
+        return re.findall(r'<a href="([^"]+)">', listed)
+
+    latest = [period_url(period) for period in past[1:13]]
+    assert archive(client.get("/leaderboards/").content.decode()) == latest
+    oldest = past[-1]
+    html = client.get(period_url(oldest)).content.decode()
+    assert oldest.label in html and "Final board." in html
+    assert archive(html) == latest  # the oldest board is shown, the list stays the same
+
+
 def test_a_month_without_a_board_says_so(client):
     html = client.get("/leaderboards/month/2020/2/").content.decode()
     assert "February 2020" in html and "No board for this month yet." in html
