@@ -2,7 +2,11 @@
 
 Browser tests (marker ``browser``, under tests/browser) run last: once Playwright's
 sync API has started, later asyncio tests fail (STACK-NOTES pitfall 2).
+Rate-limit counters (the lobby's and allauth's, in the shared cache) start from zero
+in every test: all test clients share one address.
 """
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,3 +18,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return "tests/browser/" in item.nodeid or item.get_closest_marker("browser") is not None
 
     items.sort(key=is_browser)  # stable: keeps the order within each group
+
+
+def clear_rate_limits() -> None:
+    """Delete the rate-limit counters only: with Redis the cache shares a database with
+    the channel layer and the Celery broker, whose keys must stay."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()
+        return
+    import redis
+
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for pattern in (f"{prefix}:*:ratelimit:*", f"{prefix}:*:allauth:rl:*"):
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            if keys:
+                client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    clear_rate_limits()
+    yield
