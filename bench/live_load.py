@@ -84,6 +84,58 @@ class RedisServer:
             self.process.wait(10)
 
 
+# --- CPU time of the stack's processes ------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def postgres_backends(database: str) -> list[int]:
+    """Pids of the PostgreSQL backends serving ``database``."""
+    answer = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc",
+         f"SELECT pid FROM pg_stat_activity WHERE datname = '{database}'"],
+        capture_output=True, text=True,
+    )
+    return [int(line) for line in answer.stdout.split()]
+
+
+@dataclass
+class CpuSample:
+    """CPU seconds used so far, by part of the system, at ``at`` (wall clock)."""
+
+    at: float
+    parts: dict[str, float]
+
+
+class CpuMeter:
+    """Samples the CPU time of the stack's processes; PostgreSQL backends come and go
+    (connections are closed and opened again), so each one's last reading is kept."""
+
+    def __init__(self, groups: dict[str, list[int]], database: str) -> None:
+        self.groups = groups
+        self.database = database
+        self.backends: dict[int, float] = {}
+
+    def sample(self) -> CpuSample:
+        parts = {
+            name: sum(cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
+        }
+        for pid in postgres_backends(self.database):
+            self.backends[pid] = max(self.backends.get(pid, 0.0), cpu_seconds(pid))
+        parts["postgres"] = sum(self.backends.values())
+        return CpuSample(time.time(), parts)
+
+
 # --- what a client process measures ------------------------------------------------
 
 
@@ -377,6 +429,7 @@ def main() -> None:
                         help="time after a step's players connect before measuring")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--asgi", type=int, default=2, help="ASGI (daphne) processes")
     parser.add_argument("--rules", default="default", help="variant preset of the matches")
     parser.add_argument("--database", default="gin_liveload")
     args = parser.parse_args()
@@ -386,7 +439,9 @@ def main() -> None:
 
     redis_server = RedisServer()
     redis_server.start()
-    stack = Stack(asgi=2, database=args.database, extra_env={
+    if args.asgi < 2:
+        parser.error("--asgi: at least 2 (the players of a match are on different processes)")
+    stack = Stack(asgi=args.asgi, database=args.database, extra_env={
         "REDIS_URL": redis_server.url, "LOG_LEVEL": "WARNING", "REQUEST_LOG_LEVEL": "WARNING",
     })
     try:
@@ -394,7 +449,7 @@ def main() -> None:
         urls = [f"http://127.0.0.1:{port}" for port in stack.ports]
         print(f"stack: ASGI {', '.join(urls)}, worker, beat; Redis {redis_server.url}; "
               f"database {args.database}", flush=True)
-        outcome = run_clients(args, steps, stack, urls)
+        outcome = run_clients(args, steps, stack, redis_server, urls)
     finally:
         stack.stop()
         redis_server.stop()
@@ -406,10 +461,11 @@ class Outcome:
     results: list[ClientResult]
     windows: list[tuple[float, float]]  # measured part of each step (wall clock)
     loads: list[tuple[float, float]]  # (wall time, 1-minute load average)
+    cpu: list[tuple[CpuSample, CpuSample]]  # at the start and the end of each window
 
 
 def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
-                urls: list[str]) -> Outcome:
+                redis_server: RedisServer, urls: list[str]) -> Outcome:
     step_length = args.settle_seconds + args.step_seconds
     start = time.time() + 3
     step_starts = [start + index * step_length for index in range(len(steps))]
@@ -422,8 +478,9 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     for index in range(args.clients):
         plan = {
             "env": {k: v for k, v in stack.env.items() if k.isupper()},
-            # Seat 0 of half the matches on the first process, of the others on the second.
-            "urls": urls if index % 2 == 0 else urls[::-1],
+            # The two seats of a match on two different processes, matches spread
+            # over all of them.
+            "urls": [urls[index % len(urls)], urls[(index + 1) % len(urls)]],
             "interval": args.interval,
             "rules": args.rules,
             "step_starts": step_starts,
@@ -433,13 +490,23 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
         process = context.Process(target=client_main, args=(plan, queue), daemon=True)
         process.start()
         processes.append(process)
+    meter = CpuMeter({
+        "asgi": [p.pid for p in stack.asgi],
+        "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
+        "redis": [redis_server.process.pid],
+        "clients": [p.pid for p in processes],
+    }, args.database)
     loads: list[tuple[float, float]] = []
+    edges = [edge for window in windows for edge in window]
+    samples: list[CpuSample] = []
     results: list[ClientResult] = []
     deadline = windows[-1][1] + 120
     while len(results) < len(processes) and time.time() < deadline:
         loads.append((time.time(), os.getloadavg()[0]))
+        if len(samples) < len(edges) and time.time() >= edges[len(samples)]:
+            samples.append(meter.sample())
         try:
-            results.append(queue.get(timeout=1))
+            results.append(queue.get(timeout=0.5))
         except Exception:  # queue.Empty: sample the load again
             if not any(p.is_alive() for p in processes) and queue.empty():
                 break
@@ -449,14 +516,16 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
             process.terminate()
     if len(results) < len(processes):
         raise RuntimeError("a client process did not report (see its traceback above)")
-    return Outcome(results, windows, loads)
+    cpu = list(zip(samples[0::2], samples[1::2], strict=False))
+    return Outcome(results, windows, loads, cpu)
 
 
 def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None:
     results = outcome.results
     samples = [s for r in results for s in r.samples]
     errors = [e for r in results for e in r.errors]
-    print(f"\nlive load: {args.clients} client processes, one move per match every "
+    print(f"\nlive load: {args.asgi} ASGI processes, {args.clients} client processes, "
+          f"one move per match every "
           f"~{args.interval:g} s, {args.rules} rules, {args.step_seconds:g} s measured per step")
     print(f"{'players':>7} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
           f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5}  error kinds")
@@ -467,7 +536,7 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
         relays = [s.relay * 1000 for s in inside if s.relay is not None]
         kinds = Counter(kind for at, kind in errors if begin <= at < end)
         sockets = sum(
-            min((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
+            max((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
         )
         loads = [load for at, load in outcome.loads if begin <= at < end]
         p99 = percentile(trips, 0.99)
@@ -477,6 +546,16 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
               f"{percentile(trips, 0.5):>7.1f} {percentile(trips, 0.95):>7.1f} {p99:>7.1f} "
               f"{percentile(relays, 0.99):>9.1f} {sum(kinds.values()):>6} "
               f"{max(loads, default=float('nan')):>5.2f}  {dict(kinds) or ''}")
+    print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded)")
+    names = list(outcome.cpu[0][0].parts) if outcome.cpu else []
+    print(f"{'players':>7} " + " ".join(f"{n:>11}" for n in names) + f" {'server':>8}")
+    for players, (begin, end), (first, last) in zip(steps, outcome.windows, outcome.cpu,
+                                                    strict=False):
+        moves = sum(1 for s in samples if begin <= s.sent_at < end) or 1
+        used = {n: (last.parts[n] - first.parts[n]) * 1000 / moves for n in names}
+        server = sum(v for n, v in used.items() if n != "clients")
+        print(f"{players:>7} " + " ".join(f"{used[n]:>11.1f}" for n in names)
+              + f" {server:>8.1f}")
     if passed_at is None:
         print(f"p99 stayed at or under {TARGET_P99_MS:g} ms at every step")
     else:

@@ -1,6 +1,7 @@
 """Per-move cost of live play: the services on PostgreSQL, and the round trip of an
 action over the match WebSocket through the Redis channel layer.
 
+    createdb -h 127.0.0.1 -U postgres gin_bench_live   # once
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gin_bench_live \\
     REDIS_URL=redis://127.0.0.1:6379/3 .venv/bin/python -m bench.live_play --moves 300
 

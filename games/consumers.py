@@ -4,11 +4,14 @@ Thin: authenticate by the session, parse and check each frame, call one service
 or selector, reply. A player's own answers go straight down their socket; what
 other sockets must hear comes through the channel layer from games.broadcast.
 Bad input is answered with an ``error`` frame and never closes the socket.
+A seated player's socket renews its presence while it is open
+(games/services/presence.py), so a socket lost with a killed process expires.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -22,6 +25,7 @@ from games import broadcast, selectors, services
 from games.chat.sockets import ChatSocketMixin
 from games.models import Match
 from games.services.errors import ServiceError, StaleVersionError
+from games.services.presence import RENEW_SECONDS
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +40,21 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     # (far above what a person clicks; a flood gets rate_limited errors).
     rate_burst = 30
     rate_per_second = 10.0
+    presence_renew_seconds: float = RENEW_SECONDS
 
     match_id: int
     seat: int | None
     version: int
+    presence_renewer: asyncio.Task | None = None
+    presence_renewal: asyncio.Future | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # However the consumer ends, its socket no longer renews its presence.
+            if self.presence_renewer is not None:
+                self.presence_renewer.cancel()
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -57,8 +72,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             return
         broadcast.bind_event_loop(asyncio.get_running_loop())
         self.seat = await database_sync_to_async(services.seat_connect)(
-            match=match, user=self.user
+            match=match, user=self.user, channel_name=self.channel_name
         )
+        if self.seat is not None:
+            self.presence_renewer = asyncio.create_task(self._renew_presence())
         audience = (
             broadcast.spectator_group(self.match_id)
             if self.seat is None
@@ -76,8 +93,46 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.seat is not None:
-            match = Match(pk=self.match_id)
-            await database_sync_to_async(services.seat_disconnect)(match=match, user=self.user)
+            await self._stop_presence_renewal()
+            await database_sync_to_async(services.seat_disconnect)(
+                match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+            )
+
+    async def _renew_presence(self) -> None:
+        """Every ``presence_renew_seconds`` while the socket is open: it is alive, it
+        is in its groups again (a Redis restart empties the channel layer's groups; a
+        socket that stayed open would otherwise never hear of the match again), and it
+        gets the state if the match moved on meanwhile (one version read)."""
+        renew = database_sync_to_async(services.seat_socket_renew)
+        while True:
+            await asyncio.sleep(self.presence_renew_seconds)
+            for group in (*self.joined, *self.chat_groups):
+                with contextlib.suppress(Exception):  # Redis down: next period tries again
+                    await self.channel_layer.group_add(group, self.channel_name)
+            self.presence_renewal = asyncio.ensure_future(
+                renew(match=Match(pk=self.match_id), user=self.user,
+                      channel_name=self.channel_name)
+            )
+            try:
+                await asyncio.shield(self.presence_renewal)
+            except Exception:
+                logger.exception("match socket %s: presence renewal failed", self.match_id)
+            # A move broadcast while the socket was out of its groups: catch up.
+            with contextlib.suppress(Exception):
+                if await database_sync_to_async(self._current_version)() > self.version:
+                    await self._send_state(force=False)
+
+    def _current_version(self) -> int:
+        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first() or 0
+
+    async def _stop_presence_renewal(self) -> None:
+        # A renewal already running in its database thread finishes first: one that
+        # ran after the socket's row was deleted would register the socket again.
+        if self.presence_renewer is not None:
+            self.presence_renewer.cancel()
+        if self.presence_renewal is not None:
+            with contextlib.suppress(Exception):
+                await self.presence_renewal
 
     # --- client -> server -------------------------------------------------------------
 

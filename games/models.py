@@ -80,9 +80,13 @@ class Seat(models.Model):
     big_gins = models.PositiveIntegerField(default=0)
     undercuts = models.PositiveIntegerField(default=0)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    # Whether the seat's player has a match socket open (a SeatSocket row; several
+    # tabs count once). Kept here so reads and the clock sweep need no join.
     connected = models.BooleanField(default=False)
-    # Open WebSockets of this seat's user on this match (several tabs count once).
-    connections = models.PositiveIntegerField(default=0)
+    # When the player was last seen once the seat is disconnected: their last socket
+    # closed, or a socket lost with its server process was last renewed. While
+    # connected: when one of several sockets last closed (or null), kept in case the
+    # remaining ones turn out to be dead.
     disconnected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -94,6 +98,24 @@ class Seat(models.Model):
     def __str__(self) -> str:
         who = self.user.username if self.user else f"computer ({self.bot_level})"
         return f"Seat {self.index} of match {self.match_id}: {who}"
+
+
+class SeatSocket(models.Model):
+    """One open match WebSocket of a seated player (games/services/presence.py).
+
+    Its server process renews ``last_seen`` while the socket lives; a process that
+    dies without closing its sockets (kill -9, a lost machine) stops renewing them,
+    and the clock sweep removes them once they are stale.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    channel_name = models.CharField(max_length=100, unique=True)  # the consumer's
+    # Not indexed on purpose: the renewal (one UPDATE per socket every 25 s) then
+    # stays a heap-only update; the sweep scans a table of open sockets only.
+    last_seen = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.channel_name} of {self.seat}"
 
 
 class Hand(models.Model):

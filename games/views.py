@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import selectors, services
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
 from games.models import Hand, Match
+from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services.errors import ServiceError
 
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -89,6 +90,7 @@ def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
 
 
 @require_POST
+@limit_guest_creation
 def play_guest(request: HttpRequest) -> HttpResponse:
     """Play without registering: a guest account is created and signed in."""
     if not request.user.is_authenticated:
@@ -101,6 +103,7 @@ def play_guest(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limit_match_creation(may_create_guest=True)
 def play_computer(request: HttpRequest) -> HttpResponse:
     """Start a match against the computer; an anonymous visitor plays as a guest."""
     forms = _lobby_forms(request.POST, "computer")
@@ -131,6 +134,7 @@ def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:
 
 
 @require_POST
+@limit_match_creation()
 def play_friend(request: HttpRequest) -> HttpResponse:
     """Create a match waiting for a friend; its page shows the invite link."""
     refused = _registered_or_redirect(request)
@@ -150,6 +154,7 @@ def play_friend(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@limit_match_creation()
 def play_quick(request: HttpRequest) -> HttpResponse:
     """Join the quick-match queue: paired at once, or wait on the lobby page."""
     refused = _registered_or_redirect(request)

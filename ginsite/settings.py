@@ -173,6 +173,9 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
+# Proxies in front of the ASGI processes that append to X-Forwarded-For (nginx: 1): the
+# client address of allauth's login throttling and of the lobby's rate limits.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "/accounts/login/"
 
@@ -259,6 +262,11 @@ CELERY_BEAT_SCHEDULE["leaderboards-apply-pending-ratings"] = {
     "task": "leaderboards.apply_pending_ratings",
     "schedule": 600.0,
 }
+# Lobby rate limits (games/ratelimits.py): (count, window in seconds) of new matches per
+# user and per client address, and of new guest accounts per client address.
+MATCH_CREATE_LIMIT = (int(os.environ.get("MATCH_CREATE_PER_10_MIN", "30")), 600)
+MATCH_CREATE_IP_LIMIT = (int(os.environ.get("MATCH_CREATE_PER_IP_10_MIN", "120")), 600)
+GUEST_CREATE_IP_LIMIT = (int(os.environ.get("GUESTS_PER_IP_HOUR", "30")), 3600)
 # Chat: longest message, and at most CHAT_RATE_COUNT messages per CHAT_RATE_SECONDS per user.
 CHAT_MAX_LENGTH = int(os.environ.get("CHAT_MAX_LENGTH", "300"))
 CHAT_RATE_COUNT = int(os.environ.get("CHAT_RATE_COUNT", "5"))

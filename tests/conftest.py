@@ -2,9 +2,16 @@
 
 Browser tests (marker ``browser``, under tests/browser) run last: once Playwright's
 sync API has started, later asyncio tests fail (STACK-NOTES pitfall 2).
+Rate-limit counters (the lobby's and allauth's, in the shared cache) start from zero
+in every test: all test clients share one address. Every test gets a fresh channel
+layer, and database connections opened in threads close after use.
 """
 
+from collections.abc import Iterator
+
 import pytest
+from channels.layers import channel_layers
+from django.db import connections
 
 pytest_plugins = ["tests.workers"]  # live_celery_worker, live_asgi_server
 
@@ -14,3 +21,53 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return "tests/browser/" in item.nodeid or item.get_closest_marker("browser") is not None
 
     items.sort(key=is_browser)  # stable: keeps the order within each group
+
+
+def clear_rate_limits() -> None:
+    """Delete the rate-limit counters only: with Redis the cache shares a database with
+    the channel layer and the Celery broker, whose keys must stay."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    if not settings.REDIS_URL:
+        cache.clear()
+        return
+    import redis
+
+    prefix = settings.CACHES["default"].get("KEY_PREFIX", "")
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for pattern in (f"{prefix}:*:ratelimit:*", f"{prefix}:*:allauth:rl:*"):
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            if keys:
+                client.delete(*keys)
+    finally:
+        client.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    clear_rate_limits()
+    yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_persistent_connections_in_threads() -> Iterator[None]:
+    """Consumers reach the database from asgiref's worker threads; with the
+    settings' CONN_MAX_AGE those connections outlive the tests and keep the test
+    database from being dropped. Connections opened from here on close after use."""
+    settings_dict = connections.settings["default"]
+    saved = settings_dict.get("CONN_MAX_AGE", 0)
+    settings_dict["CONN_MAX_AGE"] = 0
+    yield
+    settings_dict["CONN_MAX_AGE"] = saved
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """Each async test runs on its own event loop; a Redis channel layer object
+    keeps per-loop state (its locks are bound to the loop that first used them),
+    so every test gets a new one."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

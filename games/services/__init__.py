@@ -15,7 +15,7 @@ from .matches import (
     match_resign,
 )
 from .moves import bot_turn_play, clock_expire, clock_sweep, move_submit
-from .presence import seat_connect, seat_disconnect
+from .presence import seat_connect, seat_disconnect, seat_socket_renew, seat_sockets_expire
 from .quickmatch import quickmatch_cancel, quickmatch_enqueue
 
 __all__ = [
@@ -34,4 +34,6 @@ __all__ = [
     "quickmatch_enqueue",
     "seat_connect",
     "seat_disconnect",
+    "seat_socket_renew",
+    "seat_sockets_expire",
 ]

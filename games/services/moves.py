@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import DateTimeField, Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
 
+from games.bots import choose_action
 from games.engine import (
     DISCONNECT_SECONDS,
     NO_CLOCK_DISCONNECT_SECONDS,
@@ -26,7 +27,7 @@ from games.engine import (
 )
 from games.models import Match, Seat
 
-from . import play
+from . import play, presence
 from .errors import (
     IllegalActionError,
     MalformedActionError,
@@ -96,7 +97,7 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
     state = HandState.from_dict(hand.state)
     # Decided outside the lock (the expert thinks for up to a second), from the
     # player view only: a computer never sees the stock or the human's hand.
-    action = _choose_action(
+    action = choose_action(
         seat.bot_level, state.player_view(seat.index), state.legal_actions(), random.Random()
     )
     with transaction.atomic():
@@ -109,15 +110,6 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         play.apply_action(locked, seat.index, action, play.now_or(now))
         play.after_change(locked)
     return True
-
-
-def _choose_action(level: str, view: dict, legal: list[dict], rng: random.Random) -> dict:
-    try:
-        from games.bots import choose_action
-    except ImportError:
-        # Until games.bots lands: any legal action.
-        return rng.choice(legal)
-    return choose_action(level, view, legal, rng)
 
 
 def clock_expire(*, match_id: int, expected_version: int, now: datetime | None = None) -> bool:
@@ -167,11 +159,13 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
 
 def clock_sweep(*, now: datetime | None = None) -> int:
     """Check every match whose clock may need the server (beat runs this each
-    30 s): turns past their deadline, players disconnected on their turn, and
-    computer turns whose task was lost. Returns how many matches were checked."""
+    30 s): first the sockets lost with a server process (presence), then turns
+    past their deadline, players disconnected on their turn, and computer turns
+    whose task was lost. Returns how many matches were checked."""
     now = play.now_or(now)
+    presence.seat_sockets_expire(now=now)
     seat_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("current_seat"))
-    # Mirrors play.disconnect_limit_at: away since the socket closed, or since the
+    # Mirrors play.disconnect_limit_at: away since last seen (disconnected_at), or since the
     # start of the match for a player who never connected.
     away = seat_to_move.filter(bot_level="", connected=False).annotate(
         away_since=Coalesce(

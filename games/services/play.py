@@ -10,6 +10,7 @@ fields, and what happens after commit (broadcast, next bot or clock task).
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,8 @@ from leaderboards import hooks
 
 from . import scheduling
 from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
+
+move_logger = logging.getLogger("games.moves")
 
 # Grace added to the clock of the first turn after a showdown (live contract).
 SHOWDOWN_GRACE_SECONDS = 10
@@ -145,6 +148,10 @@ def apply_action(
     Move.objects.create(
         match=match, hand=hand, seq=match.version, seat=seat_index, action=action, auto=auto
     )
+    by = "clock" if auto else "computer" if locked.seats[seat_index].bot_level else "player"
+    transaction.on_commit(
+        partial(_log_move, match.pk, hand.number, match.version, seat_index, action, by)
+    )
     hand.state = new_state.to_dict()
     if new_state.is_over:
         _finish_hand(locked, new_state, now)
@@ -154,6 +161,15 @@ def apply_action(
             start_turn(match, new_state, now, after_showdown=False)
     if match.status == Match.Status.ACTIVE:  # finish_match saved a finished one
         match.save(update_fields=TURN_FIELDS)
+
+
+def _log_move(match_id: int, hand: int, seq: int, seat: int, action: dict, by: str) -> None:
+    """One JSON line per accepted move (ginsite.logs; LOG_FORMAT=json in production)."""
+    move_logger.info(
+        "move",
+        extra={"fields": {"match_id": match_id, "hand": hand, "seq": seq, "seat": seat,
+                          "action": action, "by": by}},
+    )
 
 
 def _finish_hand(locked: Locked, state: HandState, now: datetime) -> None:

@@ -6,7 +6,8 @@ that were lost or are too far away to hold in a worker (24 hours).
 
 In the embedded mode (no broker: ``CELERY_TASK_ALWAYS_EAGER``, which would run a
 task at once and ignore its countdown) the same service calls run later on daemon
-timer threads of the server process, and a sweep thread plays the part of beat.
+timer threads of the server process, and a sweep thread plays the part of beat
+(started by the first timer or the first player's socket).
 Every call is checked against the match version when it runs, so a duplicate or
 late call changes nothing.
 """
@@ -97,6 +98,14 @@ def _run_service(name: str, kwargs: dict[str, Any]) -> None:
 
 _sweeper_lock = threading.Lock()
 _sweeper: threading.Thread | None = None
+
+
+def embedded_sweep_start() -> None:
+    """In the embedded mode, make sure the sweep thread runs (a player's socket
+    connecting calls this: the sweep also expires the sockets that an earlier run
+    of the process left registered when it died)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER and EMBEDDED_SWEEP:
+        _ensure_sweeper()
 
 
 def _ensure_sweeper() -> None:

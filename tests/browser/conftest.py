@@ -22,8 +22,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 DESKTOP = {"width": 1366, "height": 768}
 PASSWORD = "felt-table-Knock-42"
@@ -70,6 +75,33 @@ def new_page(browser: Browser) -> Iterator[Any]:
     yield make
     for context in contexts:
         context.close()
+    wait_for_the_site_to_settle()
+
+
+def wait_for_the_site_to_settle(timeout: float = 10.0) -> None:
+    """After the pages closed: wait until the server has handled their disconnects
+    (no socket row left) and no other connection to the test database is inside a
+    statement or a transaction, twice in a row. The flush after the test truncates
+    every table; a disconnect or computer move still writing two of them could
+    deadlock with it."""
+    from django.db import connection
+
+    from games.models import SeatSocket
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 2:
+        busy = 0
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                    " AND pid <> pg_backend_pid()"
+                    " AND state IN ('active', 'idle in transaction')"
+                )
+                busy = cursor.fetchone()[0]
+        quiet = quiet + 1 if not busy and not SeatSocket.objects.exists() else 0
+        time.sleep(0.1)
 
 
 def sign_in(page: Page, base_url: str, username: str) -> None:
@@ -80,8 +112,9 @@ def sign_in(page: Page, base_url: str, username: str) -> None:
     page.wait_for_url(f"{base_url}/")
 
 
-def start_from_lobby(page: Page, form: str, *, variant: str, target: str = "50",
-                     level: str | None = None) -> None:
+def start_from_lobby(
+    page: Page, form: str, *, variant: str, target: str = "50", level: str | None = None
+) -> None:
     """Fill one of the lobby forms (computer / friend / quick) and submit it."""
     scope = page.locator(f"form[data-form={form}]")
     if level:
@@ -127,8 +160,11 @@ class TablePlayer:
             return "big_gin" if self._click("[data-act=big-gin]") else None
         if page.locator("[data-act=knock]:visible").count():
             if self._click("[data-act=knock]"):
-                return "knock" if self._click(
-                    "[data-my-hand] .card[data-knock=true] >> nth=0") else None
+                return (
+                    "knock"
+                    if self._click("[data-my-hand] .card[data-knock=true] >> nth=0")
+                    else None
+                )
             return None
         if page.locator("[data-act=pass]:visible").count():
             return "pass" if self._click("[data-act=pass]") else None

@@ -1,6 +1,7 @@
 """Whole matches in real Chromium: against the computer after signing up, and
-between two browsers through an invite link; a reload and a server restart in
-the middle of a match; the table at phone and desktop sizes; the deal check."""
+between two browsers through an invite link (and a resignation there); a reload
+and a server restart in the middle of a match; the table at phone and desktop
+sizes; the deal check."""
 
 from __future__ import annotations
 
@@ -80,14 +81,96 @@ def test_sign_up_and_play_the_computer_to_the_end(site: Any, new_page: Any) -> N
     assert match_of(page).rematch_of_id == match.pk
 
 
-def test_two_browsers_play_each_other_through_an_invite_link(site: Any, new_page: Any) -> None:
+# What a person sees and where they would click, read in one round trip to the
+# browser: the two browsers of a whole match make a hundred moves and more within
+# the test's time budget. ``best`` is the card whose hint ("deadwood after" /
+# "knock with it, deadwood") is lowest, the higher card on a tie.
+LOOK = """() => {
+    let scrolled = false;
+    const spot = (el) => {  // a visible point of the element that a click would hit
+        if (!el || el.hidden) return null;
+        const r = el.getBoundingClientRect();
+        for (const [fx, fy] of [[0.5, 0.5], [0.2, 0.5], [0.1, 0.2]]) {
+            const x = r.x + r.width * fx, y = r.y + r.height * fy;
+            const hit = document.elementFromPoint(x, y);
+            if (hit && el.contains(hit)) return [x, y];
+        }
+        el.scrollIntoView({block: "nearest", inline: "nearest"});  // then look again
+        scrolled = true;
+        return null;
+    };
+    const at = (sel) => spot(document.querySelector(sel));
+    const best = (sel) => {
+        let chosen = null, low = Infinity;
+        for (const card of document.querySelectorAll(sel)) {
+            const label = card.getAttribute("aria-label");
+            const hint = Number(/deadwood(?: after)?:? (\\d+)/.exec(label)?.[1] ?? 99);
+            if (hint <= low) [chosen, low] = [card, hint];
+        }
+        return spot(chosen);
+    };
+    const cards = (sel) => [...document.querySelectorAll(sel)].map((c) => c.dataset.card);
+    return {
+        showdown: !!document.querySelector("#showdown[open]"),
+        pending: document.getElementById("table-app").classList.contains("is-pending"),
+        knock_card: best("[data-my-hand] .card[data-knock=true]"),
+        gin: at("[data-act=gin]"),
+        big_gin: at("[data-act=big-gin]"),
+        knock: at("[data-act=knock]"),
+        take: at("[data-discard][data-active=true]"),
+        pass: at("[data-act=pass]"),
+        draw: at("[data-stock][data-active=true]"),
+        discard: best("[data-my-hand] .card[data-drag=card]"),
+        hand: cards("[data-my-hand] .card"),
+        upcard: cards("[data-discard] .card").at(-1),
+        scrolled,  // last: read after every spot above was looked for
+    };
+}"""
+
+
+def worth_taking(hand: list[str], upcard: str) -> bool:
+    """The upcard lowers my deadwood, counting the best discard after taking it."""
+    return min(
+        deadwood([*hand[:i], *hand[i + 1:], upcard]) for i in range(len(hand))
+    ) < deadwood(hand)
+
+
+class QuickTablePlayer(TablePlayer):
+    """Plays a table page by mouse clicks, each decided from one look at it: gin or
+    knock as soon as offered (with the card leaving the least deadwood), take an
+    upcard that lowers the deadwood, else pass on the first turn or draw from the
+    stock, and discard the card leaving the least deadwood. Short hands, a short test."""
+
+    def act(self) -> str | None:
+        table = self.page.evaluate(LOOK)
+        if table["showdown"]:
+            return "showdown"
+        if table["pending"] or table["scrolled"]:
+            return None
+        if table["take"] and not worth_taking(table["hand"], table["upcard"]):
+            table["take"] = None
+        # In knock mode the cards to knock with are offered; else the buttons, the piles, a card.
+        for choice in ("knock_card", "gin", "big_gin", "knock", "take", "pass", "draw",
+                       "discard"):
+            if table[choice]:
+                self.page.mouse.click(*table[choice])
+                if choice == "knock":
+                    return None  # knock mode: the next look picks the card
+                self.settle()
+                return "knock" if choice == "knock_card" else choice
+        return None
+
+
+def seat_alice_and_bob(site: Any, new_page: Any) -> tuple[Any, Any]:
+    """Alice invites Bob to a Time Freedom match to 50; Bob joins by the link. Both
+    tables are dealt and each shows the other online."""
     make_player("alice")
     make_player("bob")
     alice, bob = new_page(), new_page()
     sign_in(alice, site.url, "alice")
     sign_in(bob, site.url, "bob")
 
-    start_from_lobby(alice, "friend", variant="time_freedom")
+    start_from_lobby(alice, "friend", variant="time_freedom", target="50")
     link = alice.locator("[data-invite-link]")
     link.wait_for()
     invite = link.input_value()
@@ -102,37 +185,80 @@ def test_two_browsers_play_each_other_through_an_invite_link(site: Any, new_page
         top = page.locator("[data-seat-bar=top]")
         assert other in top.locator("[data-name]").inner_text()
         top.locator(".conn[data-state=online]").wait_for()
+    return alice, bob
 
-    players = [TablePlayer(alice), TablePlayer(bob)]
-    deadline = time.monotonic() + 90
-    while not all(p.showdown_open() for p in players):
-        assert time.monotonic() < deadline, "the hand did not end"
-        moved = [p.act() for p in players]
-        if not any(m not in (None, "showdown") for m in moved):
-            time.sleep(0.05)
 
-    assert [p.wait_for_verdict() for p in players] == ["verified", "verified"]
-    # Both tables agree on the score: my total is the other's opponent total.
-    scores = [p.page.locator("[data-showdown-scores] .num:nth-child(3n)").all_inner_texts()
-              for p in players]
-    assert scores[0] == list(reversed(scores[1]))
+def test_two_browsers_play_a_whole_match_through_an_invite_link(
+    site: Any, new_page: Any
+) -> None:
+    alice, bob = seat_alice_and_bob(site, new_page)
     match = match_of(alice)
-    hand = match.hands.get(number=1)
-    headline = alice.locator("[data-showdown-headline]").inner_text()
-    if hand.result_kind == "draw":
-        assert "Draw" in headline
-    else:
-        assert str(hand.points) in headline
+    assert match.rules["target_score"] == 50
+    players = [QuickTablePlayer(alice), QuickTablePlayer(bob)]
+    hands = 0
+    last_move = time.monotonic()
+    while True:
+        moved = [p.act() for p in players]
+        if any(moved):
+            last_move = time.monotonic()
+        elif time.monotonic() - last_move > 30:  # slow is fine, stuck is not
+            looks = [p.page.evaluate(LOOK) for p in players]
+            raise AssertionError(f"nobody could move in hand {hands + 1}: {looks}")
+        if "showdown" not in moved:
+            if not any(moved):
+                time.sleep(0.05)
+            continue
+        # The hand is over for both: each sees the same result, a checked deal, and
+        # the running totals of the database (mine first).
+        for p in players:
+            p.page.locator("#showdown[open]").wait_for()
+        hands += 1
+        assert [p.wait_for_verdict() for p in players] == ["verified", "verified"]
+        hand = match.hands.get(number=hands)
+        by_index = list(Seat.objects.filter(match=match).select_related("user"))
+        for p in players:
+            assert p.page.locator("[data-showdown-why]").inner_text().startswith(f"Hand {hands}.")
+            headline = p.page.locator("[data-showdown-headline]").inner_text()
+            assert ("Draw" in headline) if hand.result_kind == "draw" else (
+                str(hand.points) in headline), headline
+        scores = [p.page.locator("[data-showdown-scores] .num:nth-child(3n)").all_inner_texts()
+                  for p in players]
+        alice_seat = next(s.index for s in by_index if s.user.username == "alice")
+        totals = [str(by_index[alice_seat].score), str(by_index[1 - alice_seat].score)]
+        assert scores == [totals, list(reversed(totals))]
+        over = [p.match_over() for p in players]
+        assert over[0] == over[1]
+        if over[0]:
+            break
+        assert hands < 30, "the match should have ended long ago"
+        for p in players:
+            p.next_hand()
 
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.end_reason == "target"
+    assert match.hands.count() == hands
+    seats = {s.user.username: s for s in Seat.objects.filter(match=match).select_related("user")}
+    winner = next(name for name, seat in seats.items() if seat.index == match.winner_seat)
+    assert seats[winner].score >= 50
+    for page, me, other in ((alice, "alice", "bob"), (bob, "bob", "alice")):
+        title = page.locator("#showdown [data-match-over] h3").inner_text()
+        assert ("You win the match" in title) if me == winner else (
+            f"{winner} wins the match" in title), title
+        totals = page.locator("#showdown [data-match-over] tfoot td").all_inner_texts()
+        assert totals == [str(seats[me].score), str(seats[other].score)]
+    assert alice.js_errors == [] and bob.js_errors == []
+
+
+def test_two_browsers_resign_ends_the_match_for_both(site: Any, new_page: Any) -> None:
+    alice, bob = seat_alice_and_bob(site, new_page)
     # Alice resigns (with a confirmation); both tables show the end, Bob the winner.
-    players[0].next_hand()
     alice.click("[data-resign]")
     alice.click("#resign-dialog button[value=resign]")
     for page in (alice, bob):
         page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
     assert "You win the match" in bob.locator("#showdown [data-match-over] h3").inner_text()
     assert "bob wins the match" in alice.locator("#showdown [data-match-over] h3").inner_text()
-    match.refresh_from_db()
+    match = match_of(alice)
     assert match.end_reason == "resign"
     assert match.winner_seat == Seat.objects.get(match=match, user__username="bob").index
     assert alice.js_errors == [] and bob.js_errors == []

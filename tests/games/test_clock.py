@@ -35,7 +35,7 @@ def to_human_turn(match: Match, user) -> Match:
 
 def connected_computer_match(user, **kwargs) -> Match:
     match = services.match_create_computer(user=user, level="easy", **kwargs)
-    services.seat_connect(match=match, user=user)
+    services.seat_connect(match=match, user=user, channel_name="tab!1")
     return to_human_turn(match, user)
 
 
@@ -111,7 +111,7 @@ def test_disconnected_two_minutes_on_ones_turn_loses(alice):
     match = connected_computer_match(alice, rules=rules)
     seat = Seat.objects.get(match=match, user=alice).index
     gone = match.turn_started_at
-    services.seat_disconnect(match=match, user=alice, now=gone)
+    services.seat_disconnect(match=match, user=alice, channel_name="tab!1", now=gone)
     limit = gone + timedelta(minutes=2)
     assert not services.clock_expire(
         match_id=match.pk, expected_version=match.version, now=limit - SECOND
@@ -124,8 +124,10 @@ def test_disconnected_two_minutes_on_ones_turn_loses(alice):
 
 def test_coming_back_in_time_keeps_the_match(alice):
     match = connected_computer_match(alice, variant="time_freedom")
-    services.seat_disconnect(match=match, user=alice, now=match.turn_started_at)
-    services.seat_connect(match=match, user=alice)
+    services.seat_disconnect(
+        match=match, user=alice, channel_name="tab!1", now=match.turn_started_at
+    )
+    services.seat_connect(match=match, user=alice, channel_name="tab!2")
     assert not services.clock_expire(
         match_id=match.pk, expected_version=match.version,
         now=match.turn_started_at + timedelta(days=2),
@@ -138,7 +140,7 @@ def test_time_freedom_has_no_clock_but_24_hours_away_loses(alice):
     match = connected_computer_match(alice, variant="time_freedom")
     assert match.turn_deadline is None
     gone = match.turn_started_at
-    services.seat_disconnect(match=match, user=alice, now=gone)
+    services.seat_disconnect(match=match, user=alice, channel_name="tab!1", now=gone)
     assert not services.clock_expire(
         match_id=match.pk, expected_version=match.version, now=gone + timedelta(hours=23)
     )
@@ -164,7 +166,7 @@ def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
 ):
     overdue = connected_computer_match(alice)
     waiting_bot = services.match_create_computer(user=alice, level="easy")
-    services.seat_connect(match=waiting_bot, user=alice)
+    services.seat_connect(match=waiting_bot, user=alice, channel_name="tab!3")
     waiting_bot.refresh_from_db()
     if waiting_bot.current_seat == Seat.objects.get(match=waiting_bot, user=alice).index:
         services.move_submit(
@@ -188,7 +190,7 @@ def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
 def test_the_sweep_ends_time_freedom_matches_after_24_hours_away(alice):
     match = connected_computer_match(alice, variant="time_freedom")
     gone = match.turn_started_at
-    services.seat_disconnect(match=match, user=alice, now=gone)
+    services.seat_disconnect(match=match, user=alice, channel_name="tab!1", now=gone)
     assert services.clock_sweep(now=gone + timedelta(hours=23)) == 0
     assert services.clock_sweep(now=gone + timedelta(hours=24, seconds=1)) == 1
     match.refresh_from_db()

@@ -419,3 +419,31 @@ def test_invite_is_refused_between_blocked_players_and_from_a_banned_host(
         services.match_join_invite(user=carol, token=match.invite_token)
     assert Match.objects.get(pk=match.pk).status == Match.Status.WAITING
     assert Seat.objects.filter(match=match).count() == 1
+
+
+def test_the_computer_decides_from_its_player_view_only(alice, monkeypatch):
+    from games.services import moves
+
+    seen = []
+
+    def spy(level, view, legal, rng):
+        seen.append((level, view, legal))
+        return legal[0]
+
+    monkeypatch.setattr(moves, "choose_action", spy)
+    match = services.match_create_computer(user=alice, level="hard")
+    match.refresh_from_db()
+    bot = match.seats.exclude(bot_level="").get().index
+    if match.current_seat != bot:
+        services.move_submit(
+            match=match, user=alice, action={"type": "pass"}, expected_version=match.version
+        )
+        match.refresh_from_db()
+    state = current_state(match)
+    assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+    [(level, view, legal)] = seen
+    assert level == "hard"
+    assert view == state.player_view(bot) and legal == state.legal_actions()
+    hidden = {str(c) for c in state.hands[1 - bot]} | {str(c) for c in state.stock}
+    shown = set(view["hand"]) | set(view["discard_pile"]) | {view["upcard"]}
+    assert not hidden & shown

@@ -12,9 +12,10 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.engine import RuleSet
-from games.models import Match, Move
-from tests.games.helpers import make_user
+from games.models import Hand, Match, Move
+from tests.games.helpers import make_user, states_by_version
 from tests.games.sockets import session_cookie
+from tests.security.secrets import assert_hides_secrets
 
 NO_CLOCK = RuleSet.time_freedom()
 
@@ -53,3 +54,41 @@ async def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> N
             return
         await asyncio.sleep(0.1)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+@database_sync_to_async
+def assert_frames_hide_secrets(match_id: int, frames_by_seat: list[tuple[int, list[dict]]]) -> int:
+    """Every state frame the players received, against the deal rebuilt from the
+    log: no hidden card, no seed of a hand in play. Returns how many frames were
+    labelled with an older version than the table they show (see below).
+
+    A resync built while the other process commits a move can carry the version
+    read just before that move and the hand read just after it (the selector reads
+    the match row and the hand in two statements): the frame then shows the next
+    position under the older version, and the player's action on it is answered
+    ``stale_version`` with a fresh state. Such a frame is checked against the
+    position it shows.
+    """
+    match = Match.objects.get(pk=match_id)
+    truth = states_by_version(match)
+    versions_known = sorted(truth)
+    seeds = {h.number: bytes(h.seed).hex() for h in Hand.objects.filter(match=match)}
+    behind = 0
+    for seat, frames in frames_by_seat:
+        for frame in frames:
+            label = max(v for v in versions_known if v <= frame["version"])
+            later = [v for v in versions_known if v >= label][:4]
+            shown = next((v for v in later if _shows(frame, truth[v], seat)), None)
+            assert shown is not None, f"frame {frame['version']} shows no real position"
+            behind += shown != label
+            assert_hides_secrets(frame, seat, truth[shown], seeds)
+    return behind
+
+
+def _shows(frame: dict, state: Any, seat: int) -> bool:
+    view = frame["view"]
+    if state.phase == "over" or view is None:
+        return True
+    return view["hand"] == [str(c) for c in state.hands[seat]] and view["discard_pile"] == [
+        str(c) for c in state.discard_pile
+    ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +22,9 @@ from tests.games.sockets import choose_from_view
 
 @dataclass
 class Submission:
-    """One action frame: ``outcome`` is ``accepted`` (the socket then received a
-    newer state), ``refused`` (an error), or ``unknown`` (the socket died first)."""
+    """One action frame: ``outcome`` is ``accepted`` (the socket then received the
+    next version, showing this seat's action), ``refused`` (an error), or
+    ``unknown`` (the socket died first, or the next state it saw does not tell)."""
 
     version: int
     action: dict[str, Any]
@@ -42,7 +42,6 @@ class Player:
     cookie: str
     servers: list[str]
     pace: float = 0.2
-    resync_after: float | None = None
     submissions: list[Submission] = field(default_factory=list)
     states: list[dict[str, Any]] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
@@ -85,18 +84,13 @@ class Player:
                 submission.outcome = "unknown"
 
     async def _session(self, ws: ClientConnection, stop: asyncio.Event) -> None:
-        quiet_since = time.monotonic()
         seen_before = self.version
         first = True
         while not stop.is_set():
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=0.25)
             except TimeoutError:
-                if self.resync_after and time.monotonic() - quiet_since > self.resync_after:
-                    await ws.send(json.dumps({"type": "sync"}))
-                    quiet_since = time.monotonic()
-                continue
-            quiet_since = time.monotonic()
+                continue  # look at ``stop`` again; never ask for a resync (browsers do not)
             frame = json.loads(text)
             if frame["type"] == "state":
                 if first:
@@ -115,11 +109,10 @@ class Player:
         self.states.append(state)
         self.you = state["you"]
         for submission in self.submissions:
-            if submission.outcome in ("pending", "unknown") and state["version"] > (
-                submission.version
-            ):
-                # Only this seat could move at that version: the next one is its action.
-                submission.outcome = "accepted" if submission.outcome == "pending" else "unknown"
+            if submission.outcome == "pending" and state["version"] > submission.version:
+                submission.outcome = "accepted" if _shows_own_action(state, submission) else (
+                    "unknown"
+                )
         if state["match"]["status"] == "finished":
             self.finished = True
             return
@@ -132,6 +125,20 @@ class Player:
         action = choose_from_view(view)
         self.submissions.append(Submission(state["version"], action, state["you"]))
         await ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
+
+
+def _shows_own_action(state: dict[str, Any], submission: Submission) -> bool:
+    """``state`` is the version right after ``submission`` and its last public event
+    is that seat's action of the same kind (a state labelled with an older version
+    than the position it shows, or a hand that ended, does not tell)."""
+    history = (state["view"] or {}).get("history") or []
+    if state["version"] != submission.version + 1 or not history:
+        return False
+    last = history[-1]
+    kind = submission.action["type"]
+    return last["seat"] == submission.seat and (
+        last["type"] == kind or (kind == "knock" and last["type"] in ("gin", "big_gin"))
+    )
 
 
 def check_against_log(players: list[Player], moves: list[Any]) -> None:
@@ -153,7 +160,12 @@ def check_against_log(players: list[Player], moves: list[Any]) -> None:
             if submission.outcome == "accepted":
                 move = by_seq.get(submission.version + 1)
                 assert move is not None, f"{player.name}: acknowledged move lost {submission}"
-                assert (move.seat, move.action) == (submission.seat, submission.action)
+                assert (move.seat, move.action) == (submission.seat, submission.action), (
+                    f"{player.name}: {submission} acknowledged, but the log has {move.seq}: "
+                    f"seat {move.seat} {move.action} (auto {move.auto}); "
+                    f"{[(s.version, s.outcome) for s in player.submissions]} "
+                    f"{[(f['version'], f['view']['current_player']) for f in player.states]}"
+                )
             if submission.outcome != "refused":
                 sent.setdefault(submission.version + 1, []).append(
                     (submission.seat, submission.action)

@@ -1,5 +1,6 @@
-"""Processes the fault tests start, stop and kill: a private redis-server, and the
-daphne and Celery processes of tests/workers.py pointed at it.
+"""Processes the fault tests start, stop and kill: a private redis-server, the
+daphne and Celery processes of tests/workers.py pointed at it, and a supervisor
+that restarts them when they exit.
 
 The suite's Redis (``REDIS_URL``) is shared with other test runs, so the test that
 restarts Redis starts its own ``redis-server`` on a free port (no persistence, as a
@@ -8,6 +9,7 @@ crash would leave it) and points its own ASGI and worker processes at it.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -15,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import kombu.exceptions
 import redis
 from celery import Celery
 
@@ -107,8 +110,28 @@ class PrivateCeleryWorker(CeleryWorker, _EnvOverride):
             while time.monotonic() < deadline:
                 if not self.alive():
                     self.fail("exited while starting")
-                if probe.control.ping(timeout=0.5):
-                    return
+                try:
+                    if probe.control.ping(timeout=0.5):
+                        return
+                except (OSError, redis.RedisError, kombu.exceptions.KombuError):
+                    time.sleep(0.2)  # the broker itself is coming back
         finally:
             probe.close()
         self.fail("did not answer a ping")
+
+
+class Supervisor:
+    """Restarts a process of the site that exits, as systemd's ``Restart=always``
+    does in the deployment (docs/deploy/*.service)."""
+
+    def __init__(self, processes: list[_Process]) -> None:
+        self.processes = processes
+        self.restarts: dict[str, int] = {}
+
+    async def watch(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            for process in self.processes:
+                if not process.alive():
+                    self.restarts[process.name] = self.restarts.get(process.name, 0) + 1
+                    await asyncio.to_thread(process.start)
+            await asyncio.sleep(0.5)

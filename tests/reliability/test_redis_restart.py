@@ -1,0 +1,128 @@
+"""Redis (channel layer and Celery broker) crashes and restarts empty during play:
+the site recovers by itself and the matches go on.
+
+This test runs its own ``redis-server`` (the suite's Redis is shared with other
+test runs) with two ASGI processes and a Celery worker on it, under a supervisor
+that restarts whatever exits, as systemd does in the deployment: the Celery
+worker can die of the lost connection (kombu's "Unrecoverable error:
+AttributeError ... 'hostname'" while it acknowledges a task) and is restarted.
+Sockets whose channel-layer read failed are closed by the server; the players
+reconnect, get a full state, and their reconnection enqueues again whatever the
+match waits for (a computer move lost with the broker's queue). A socket that
+stayed open lost its group memberships with the restart: at its next presence
+renewal (every 25 s) it joins its groups again and is sent the state if the match
+moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from tests.games.helpers import make_user
+from tests.reliability.common import (
+    NO_CLOCK,
+    assert_frames_hide_secrets,
+    cookie,
+    move_log,
+    people_matches,
+    versions,
+    wait_for,
+)
+from tests.reliability.players import Player, check_against_log
+from tests.reliability.servers import (
+    PrivateAsgiServer,
+    PrivateCeleryWorker,
+    RedisServer,
+    Supervisor,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+
+@pytest.fixture
+def private_stack(django_db_setup: None) -> Iterator[tuple[RedisServer, list]]:
+    redis_server = RedisServer()
+    redis_server.start()
+    processes = [PrivateAsgiServer(redis_server.url), PrivateAsgiServer(redis_server.url),
+                 PrivateCeleryWorker(redis_server.url)]
+    try:
+        for process in processes:
+            process.start()
+        yield redis_server, processes
+    finally:
+        for process in processes:
+            process.stop()
+            process.remove_log()
+        redis_server.stop()
+        redis_server.remove_log()
+
+
+def computer_matches(user_model, count: int) -> list:
+    matches = []
+    for index in range(count):
+        user = make_user(user_model, f"solo{index}")
+        match = services.match_create_computer(
+            user=user, level="easy", rules=NO_CLOCK, variant="time_freedom"
+        )
+        matches.append((match, user))
+    return matches
+
+
+async def test_redis_restart_during_play(private_stack, django_user_model):
+    redis_server, processes = private_stack
+    first, second = processes[:2]
+    people = await database_sync_to_async(people_matches)(django_user_model, 2, "r")
+    solo = await database_sync_to_async(computer_matches)(django_user_model, 2)
+    players: list[Player] = []
+    for match, host, guest in people:
+        players.append(Player(host.username, match.pk, await _cookie(host),
+                              servers=[first.url, second.url]))
+        players.append(Player(guest.username, match.pk, await _cookie(guest),
+                              servers=[second.url, first.url]))
+    for index, (match, user) in enumerate(solo):
+        servers = [first.url, second.url][:: 1 if index % 2 else -1]
+        players.append(Player(user.username, match.pk, await _cookie(user), servers=servers))
+    ids = sorted({p.match_id for p in players})
+    stop = asyncio.Event()
+    supervisor = Supervisor(processes)
+    tasks = [asyncio.create_task(p.play(stop)) for p in players]
+    tasks.append(asyncio.create_task(supervisor.watch(stop)))
+    try:
+        await wait_for(lambda: _advanced(ids, {i: 6 for i in ids}), 60, "play to start")
+        await asyncio.to_thread(redis_server.restart)
+        after = await versions(ids)
+        try:
+            await wait_for(
+                lambda: _advanced(ids, {i: v + 8 for i, v in after.items()}), 60,
+                "every match to go on after the restart",
+            )
+        except AssertionError as error:
+            seen = [(p.name, p.version, p.drops, p.resyncs[-1], p.submissions[-1].outcome)
+                    for p in players]
+            raise AssertionError(
+                f"{error}: versions {await versions(ids)} (at restart {after}), players "
+                f"{seen}, restarted {supervisor.restarts}"
+            ) from error
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
+    # The sockets the failure closed reconnected and resynced by themselves.
+    assert all(after >= before for p in players for before, after in p.resyncs)
+    for match_id in ids:
+        pair = [p for p in players if p.match_id == match_id]
+        check_against_log(pair, await move_log(match_id))
+        await assert_frames_hide_secrets(match_id, [(p.you, p.states) for p in pair])
+
+
+async def _cookie(user) -> str:
+    return await database_sync_to_async(cookie)(user)
+
+
+async def _advanced(ids: list[int], targets: dict[int, int]) -> bool:
+    now = await versions(ids)
+    return all(now[i] >= targets[i] for i in ids)

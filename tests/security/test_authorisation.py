@@ -1,0 +1,278 @@
+"""The authorisation matrix: every route of the site and every message of the match
+socket, for each role (tests/security/world.py): anonymous, guest, player of the
+match, muted player (the opponent), other player, spectator, banned, staff.
+
+Each cell is what that person gets; a route added without a row here fails
+``test_every_route_is_in_the_matrix``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+
+from games import services
+from games.models import Match, QuickMatchEntry, Seat
+from tests.games.sockets import Socket
+from tests.security.urls import route_names, sample_paths
+from tests.security.world import ROLES, World, build_world
+
+RULES_FORM = {
+    "variant": "time_freedom", "target_score": "100", "knock_limit": "10", "turn_seconds": "30",
+    "gin_bonus": "25", "undercut_bonus": "25", "big_gin_bonus": "31", "game_bonus": "100",
+    "line_bonus": "25", "big_gin_allowed": "on", "shutout": "on",
+}
+SIGNED_OUT = ("anonymous", "banned")  # a banned player's session no longer signs in
+
+
+def expect(default: str, **cells: str) -> dict[str, str]:
+    """Expected outcome per role: a status code, or where a redirect goes."""
+    return {role: cells.get(role, default) for role in ROLES}
+
+
+def signed_in(default: str, **cells: str) -> dict[str, str]:
+    """Signed-in only: the signed-out are sent to the login page."""
+    return expect(default, anonymous="login", banned="login", **cells)
+
+
+def form(prefix: str, **extra: str) -> dict[str, str]:
+    return {f"{prefix}-{k}": v for k, v in {**RULES_FORM, **extra}.items()}
+
+
+REDIRECTS = {
+    "login": "/accounts/login/", "home": "/", "table": "/match/", "admin-login": "/admin/login/",
+    "reauth": "/accounts/reauthenticate/", "set-password": "/accounts/password/set/",
+}
+
+# (route name, label, method, payload, expected); a payload of JSON goes as JSON.
+GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
+    ("health", "", expect("200")),
+    ("games:home", "", expect("200")),
+    ("games:fairness", "", expect("200")),
+    ("games:table", "a match in play: anyone may watch", expect("200")),
+    ("games:sheet", "a match in play: its players only",
+     expect("404", player="200", muted="200")),
+    ("games:replay", "a finished match: anyone", expect("200")),
+    ("games:deal", "a finished match: anyone", expect("200")),
+    ("games:my_matches", "", signed_in("200")),
+    ("games:quick_status", "", signed_in("200")),
+    ("games:join", "an invitation: its host goes to the table", signed_in("200", player="table")),
+    ("accounts:settings", "", signed_in("200")),
+    ("accounts:delete", "GET is not allowed", signed_in("405")),
+    ("accounts:etiquette", "", expect("200")),
+    ("accounts:profile", "", expect("200")),
+    ("leaderboards:index", "", expect("200")),
+    ("leaderboards:current_week", "", expect("200")),
+    ("leaderboards:week", "", expect("200")),
+    ("leaderboards:current_month", "", expect("200")),
+    ("leaderboards:month", "", expect("200")),
+    ("leaderboards:rating", "", expect("200")),
+    ("leaderboards:computer", "", expect("200")),
+    ("leaderboards:computer_level", "", expect("200")),
+    ("account_login", "", expect("home", anonymous="200", banned="200")),
+    ("account_signup", "guests may sign up",
+     expect("home", anonymous="200", banned="200", guest="200")),
+    ("account_inactive", "", expect("200")),
+    ("account_reauthenticate", "", signed_in("403")),
+    ("account_request_reauthentication_code", "", signed_in("403")),
+    ("account_confirm_reauthentication_code", "", signed_in("reauth")),
+    ("account_email", "", signed_in("200")),
+    ("account_email_verification_sent", "", expect("200")),
+    ("account_change_password", "no usable password yet", signed_in("set-password")),
+    ("account_set_password", "", signed_in("200")),
+    ("account_reset_password", "", expect("200")),
+    ("account_confirm_login_code", "", expect("home", anonymous="login", banned="login")),
+    ("account_confirm_email", "an unknown key", expect("200")),
+    ("account_reset_password_from_key_done", "", expect("200")),
+    ("account_reset_password_from_key", "an unknown key", expect("200")),
+    ("account_reset_password_done", "", expect("200")),
+]
+POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
+    ("games:play_guest", "a visitor becomes a guest", {}, expect("home")),
+    ("games:play_computer", "anyone plays the computer (a visitor as a new guest)",
+     {**form("computer", level="easy")}, expect("table")),
+    ("games:play_friend", "registered players only", form("friend"),
+     signed_in("table", guest="home")),
+    ("games:play_quick", "registered players only", form("quick"),
+     signed_in("302", guest="home")),
+    ("games:quick_cancel", "", {}, signed_in("home")),
+    ("games:join", "a fresh invitation: guests may not take the seat", {},
+     signed_in("table", guest="home")),
+    ("chat:report", "a table message: not one's own; spectators read the table chat",
+     {"json": {"reason": "spam"}}, signed_in("200", guest="400", player="400")),
+    ("chat:block", "carol: not oneself, not as a guest", {"json": {"username": "carol"}},
+     signed_in("200", guest="400", other="400")),
+    ("chat:unblock", "", {"json": {"username": "carol"}}, signed_in("200")),
+    ("accounts:delete", "a wrong confirmation deletes nothing", {"confirm": "no"},
+     signed_in("400")),
+    ("account_logout", "", {}, expect("home")),
+]
+ADMIN_MATRIX = [
+    ("/admin/", expect("admin-login", staff="200")),
+    ("/admin/accounts/user/", expect("admin-login", staff="200")),
+    ("/admin/chat/chatreport/", expect("admin-login", staff="200")),
+]
+
+
+def outcome(response: Any, expected: str) -> str:
+    """The response in the matrix's terms (a redirect named as expected if it goes there)."""
+    if response.status_code != 302:
+        return str(response.status_code)
+    location = response["Location"]
+    if expected == "302":
+        return "302"
+    target = REDIRECTS.get(expected, "")
+    if expected == "home":
+        return "home" if location == "/" or location.startswith("/?") else location
+    return expected if target and location.startswith(target) else location
+
+
+def test_every_route_is_in_the_matrix(db):
+    listed = {name for name, *_ in GET_MATRIX} | {name for name, *_ in POST_MATRIX}
+    names = route_names()
+    for path_only in ("games:play_guest", "games:play_computer", "games:play_friend",
+                      "games:play_quick", "games:quick_cancel", "chat:report", "chat:block",
+                      "chat:unblock", "account_logout"):
+        assert path_only in names
+    assert names - listed == set(), "routes without a row in the authorisation matrix"
+    assert listed - names == set()
+
+
+@pytest.mark.django_db
+def test_http_authorisation_matrix():
+    world = build_world()
+    paths = sample_paths(world)
+    failures = []
+    readers = {role: world.client(role) for role in ROLES}  # GETs change no one's session
+    for name, label, expected in GET_MATRIX:
+        for role in ROLES:
+            got = outcome(readers[role].get(paths[name]), expected[role])
+            if got != expected[role]:
+                failures.append(
+                    f"GET {name} ({label}) as {role}: {got}, expected {expected[role]}"
+                )
+    for name, label, payload, expected in POST_MATRIX:
+        for role in ROLES:
+            path = paths[name]
+            if name == "games:join":
+                path = f"/join/{fresh_invitation(world).invite_token}/"
+            client = world.client(role)
+            if "json" in payload:
+                response = client.post(path, json.dumps(payload["json"]),
+                                       content_type="application/json")
+            else:
+                response = client.post(path, payload)
+            got = outcome(response, expected[role])
+            if got != expected[role]:
+                failures.append(
+                    f"POST {name} ({label}) as {role}: {got}, expected {expected[role]}"
+                )
+    for path, expected in ADMIN_MATRIX:
+        for role in ROLES:
+            got = outcome(readers[role].get(path), expected[role])
+            if got != expected[role]:
+                failures.append(f"GET {path} as {role}: {got}, expected {expected[role]}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.django_db
+def test_refusals_change_nothing_and_a_live_hand_stays_secret():
+    world = build_world()
+    guest = world.users["guest"]
+    client = world.client("guest")
+    client.post("/play/friend/", form("friend"))
+    client.post("/play/quick/", form("quick"))
+    client.post(f"/join/{world.waiting.invite_token}/")
+    assert not Seat.objects.filter(user=guest).exists()
+    assert not QuickMatchEntry.objects.filter(user=guest).exists()
+    world.waiting.refresh_from_db()
+    assert world.waiting.status == Match.Status.WAITING
+    # Nobody, not even its players, replays or re-deals a hand still in play.
+    for role in ROLES:
+        for path in (f"/match/{world.match.pk}/hand/1/replay/",
+                     f"/match/{world.match.pk}/hand/1/deal.json"):
+            assert world.client(role).get(path).status_code == 404
+    # The banned player's old session is dead; a visitor's play_guest makes a guest.
+    banned = world.client("banned")
+    assert banned.get("/matches/").status_code == 302
+    banned.post("/play/guest/")
+    assert banned.get("/matches/").status_code == 200
+
+
+def fresh_invitation(world: World) -> Match:
+    return services.match_create_invite(user=world.users["player"], rules=None,
+                                        variant="time_freedom")
+
+
+# --- the match socket --------------------------------------------------------------------
+
+SOCKET_ROLES = ("anonymous", "guest", "player", "muted", "other", "spectator", "banned", "staff")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_socket_authorisation_matrix():
+    world = await sync_to_async(build_world)()
+    match = world.match
+    mover_role = "player" if match.current_seat == 0 else "muted"
+    sockets: dict[str, Socket] = {}
+    for role in SOCKET_ROLES:
+        user = world.users[role]  # the banned one: a session of a deactivated account
+        sockets[role] = await Socket.open(match.pk, user)
+        first = await sockets[role].receive_type("state")
+        expected_seat = {"player": 0, "muted": 1}.get(role)
+        assert first["you"] == expected_seat, role
+        # Only a seat's own socket ever sees a hand.
+        assert (first["view"]["hand"] != []) == (expected_seat is not None), role
+    version = match.version
+    legal = await first_legal(world)
+    for role, socket in sockets.items():
+        seated = role in ("player", "muted")
+        expected_action = (
+            "not_a_player" if not seated
+            else "accepted" if role == mover_role else "not_your_turn"
+        )
+        if expected_action == "accepted":
+            continue  # played last, once every refusal was seen
+        await socket.send({"type": "action", "version": version, "action": legal})
+        assert (await socket.receive_type("error"))["code"] == expected_action, role
+        await socket.send({"type": "rematch"})
+        assert (await socket.receive_type("error"))["code"] == (
+            "match_not_over" if seated else "not_a_player"
+        ), role
+        if not seated:
+            await socket.send({"type": "resign", "version": version})
+            assert (await socket.receive_type("error"))["code"] == "not_a_player", role
+        await socket.send({"type": "chat", "text": "hello"})
+        chat = await next_chat_answer(socket)
+        expected_chat = {
+            "anonymous": "chat_not_allowed", "banned": "chat_not_allowed",
+            "guest": "chat_not_allowed", "muted": "muted",
+        }.get(role, "chat" if seated else "not_a_player")
+        assert chat.get("code", chat["type"]) == expected_chat, (role, chat)
+        await socket.send({"type": "sync"})
+        assert (await socket.receive_type("state"))["version"] == version
+    mover = sockets[mover_role]
+    await mover.send({"type": "chat", "text": "my turn"})
+    assert (await next_chat_answer(mover))["type"] == "chat"
+    await mover.send({"type": "action", "version": version, "action": legal})
+    assert (await mover.state_at_least(version + 1))["version"] == version + 1
+    for socket in sockets.values():
+        await socket.close()
+
+
+async def next_chat_answer(socket: Socket) -> dict:
+    """The next chat frame or error of this socket (chat frames are not in .receive)."""
+    while True:
+        frame = await socket.communicator.receive_json_from(timeout=10)
+        if frame["type"] in ("chat", "error"):
+            return frame
+
+
+@sync_to_async
+def first_legal(world: World) -> dict:
+    from tests.games.helpers import current_state
+
+    return current_state(world.match).legal_actions()[0]
