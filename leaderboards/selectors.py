@@ -88,11 +88,16 @@ def _rows(sql: str, params: dict, **parts: str) -> list[dict]:
 # hidden accounts (migration 0002), so the own line costs the same whatever the
 # player's rank. The top rows count positions with a window over the visible rows,
 # which the LIMIT stops after the first hundred.
+#
+# The top rows look each player up by id as the ranked rows come, in scalar subqueries:
+# a join let PostgreSQL's planner hash every account when a board has few ranked rows,
+# a cost growing with the number of accounts instead of the rows shown.
 _RANKED_TOP_SQL = """
-    SELECT ROW_NUMBER() OVER (ORDER BY e.rank) AS position,
-           e.user_id, u.username AS user__username, {fields}
-    FROM {table} e JOIN {user} u ON u.id = e.user_id
-    WHERE {where} AND e.rank IS NOT NULL AND u.is_active AND NOT u.is_guest
+    SELECT ROW_NUMBER() OVER (ORDER BY e.rank) AS position, e.user_id,
+           (SELECT username FROM {user} WHERE id = e.user_id) AS user__username, {fields}
+    FROM {table} e
+    WHERE {where} AND e.rank IS NOT NULL
+      AND (SELECT is_active AND NOT is_guest FROM {user} WHERE id = e.user_id)
     ORDER BY e.rank
     LIMIT %(limit)s
 """
@@ -197,10 +202,12 @@ class RatingPage:
 RATING_FIELDS = ["rating", "deviation", "rated_matches"]
 
 _RATING_TOP_SQL = """
-    SELECT ROW_NUMBER() OVER (ORDER BY r.rating DESC, r.user_id) AS position,
-           r.user_id, u.username AS user__username, r.rating, r.deviation, r.rated_matches
-    FROM {rating} r JOIN {user} u ON u.id = r.user_id
-    WHERE r.rated_matches > 0 AND u.is_active AND NOT u.is_guest
+    SELECT ROW_NUMBER() OVER (ORDER BY r.rating DESC, r.user_id) AS position, r.user_id,
+           (SELECT username FROM {user} WHERE id = r.user_id) AS user__username,
+           r.rating, r.deviation, r.rated_matches
+    FROM {rating} r
+    WHERE r.rated_matches > 0
+      AND (SELECT is_active AND NOT is_guest FROM {user} WHERE id = r.user_id)
     ORDER BY r.rating DESC, r.user_id
     LIMIT %(limit)s
 """
