@@ -24,21 +24,19 @@ def seat_for_user(*, match: Match, user: Any) -> int | None:
     """The seat index ``user`` holds in ``match``, or None."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return (
-        Seat.objects.filter(match=match, user_id=user.pk).values_list("index", flat=True).first()
-    )
+    return Seat.objects.filter(match=match, user_id=user.pk).values_list("index", flat=True).first()
 
 
 def match_state_message(*, match: Match, user: Any) -> dict[str, Any]:
     """The ``state`` message for ``user``: their seat's view, or the spectator view."""
-    seats, hands = _load(match)
+    match, seats, hands = _load(match)
     you = next((s.index for s in seats if _is_user(s, user)), None)
     return _state_messages(match, seats, hands, [you])[you]
 
 
 def match_state_messages(*, match: Match) -> dict[Audience, dict[str, Any]]:
     """The ``state`` message for each human seat and for spectators (one read)."""
-    seats, hands = _load(match)
+    match, seats, hands = _load(match)
     audiences: list[Audience] = [s.index for s in seats if s.user_id is not None]
     return _state_messages(match, seats, hands, [*audiences, None])
 
@@ -136,10 +134,13 @@ def hand_replay(*, hand: Hand) -> list[dict[str, Any]]:
 # --- building the state message ------------------------------------------------------
 
 
-def _load(match: Match) -> tuple[list[Seat], list[Hand]]:
+def _load(match: Match) -> tuple[Match, list[Seat], list[Hand]]:
+    """Seats and hands of ``match``, and the match row read again in the same
+    statement as the hands: the version sent always belongs to the position sent,
+    even when the caller's row is older than a move another process committed."""
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    hands = list(Hand.objects.filter(match=match).order_by("number"))
-    return seats, hands
+    hands = list(Hand.objects.filter(match=match).select_related("match").order_by("number"))
+    return (hands[-1].match if hands else match), seats, hands
 
 
 def _is_user(seat: Seat, user: Any) -> bool:

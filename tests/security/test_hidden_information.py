@@ -60,13 +60,21 @@ def check_messages(messages: dict[Any, dict], state: HandState, seeds: dict[int,
 class MemoryMatch:
     """A match kept in unsaved model objects, moved on as games/services/play.py does."""
 
-    def __init__(self, pk: int, variant: str, rules: RuleSet, players: list[Any],
-                 rng: random.Random) -> None:
+    def __init__(
+        self, pk: int, variant: str, rules: RuleSet, players: list[Any], rng: random.Random
+    ) -> None:
         self.rng = rng
         self.rules = rules
-        self.match = Match(pk=pk, kind=Match.Kind.FRIEND, variant=variant,
-                           rules=rules.to_dict(), status=Match.Status.ACTIVE, version=1,
-                           rated=True, started_at=timezone.now())
+        self.match = Match(
+            pk=pk,
+            kind=Match.Kind.FRIEND,
+            variant=variant,
+            rules=rules.to_dict(),
+            status=Match.Status.ACTIVE,
+            version=1,
+            rated=True,
+            started_at=timezone.now(),
+        )
         self.seats = [Seat(index=i, user=players[i]) for i in (0, 1)]
         self.hands: list[Hand] = []
         self.results: list[dict] = []
@@ -75,8 +83,15 @@ class MemoryMatch:
     def deal(self, number: int, dealer: int) -> None:
         seed = self.rng.randbytes(32)
         state = self._state = HandState.deal(self.rules, dealer, seed)
-        self.hands.append(Hand(number=number, dealer=dealer, seed=seed,
-                               seed_hash=hashlib.sha256(seed).hexdigest(), state=state.to_dict()))
+        self.hands.append(
+            Hand(
+                number=number,
+                dealer=dealer,
+                seed=seed,
+                seed_hash=hashlib.sha256(seed).hexdigest(),
+                state=state.to_dict(),
+            )
+        )
         self.start_turn(state)
 
     def start_turn(self, state: HandState) -> None:
@@ -134,7 +149,9 @@ def test_no_frame_of_hundreds_of_matches_shows_a_hidden_card(django_user_model, 
     players = [make_user(django_user_model, "alice"), make_user(django_user_model, "bob")]
     current: dict[str, MemoryMatch] = {}
     # The real frame builder, fed from memory instead of two queries.
-    monkeypatch.setattr(selectors, "_load", lambda match: (current["m"].seats, current["m"].hands))
+    monkeypatch.setattr(
+        selectors, "_load", lambda match: (match, current["m"].seats, current["m"].hands)
+    )
     frames = hands = resigned = 0
     for number in range(IN_MEMORY_MATCHES):
         # Straight Gin hands often end in a draw: its matches are long, so fewer.
@@ -183,8 +200,11 @@ def check_sent(match: Match, sent: list[tuple[str, dict[str, Any]]]) -> int:
     """Check every captured frame against the match as it now is; returns how many."""
     state = current_state(match)
     seeds = {h.number: bytes(h.seed).hex() for h in Hand.objects.filter(match=match)}
-    audiences = {broadcast.spectator_group(match.pk): None,
-                 broadcast.seat_group(match.pk, 0): 0, broadcast.seat_group(match.pk, 1): 1}
+    audiences = {
+        broadcast.spectator_group(match.pk): None,
+        broadcast.seat_group(match.pk, 0): 0,
+        broadcast.seat_group(match.pk, 1): 1,
+    }
     for group, event in sent:
         message = event["message"]
         assert message["version"] == match.version
@@ -230,13 +250,13 @@ def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
                 if hand_number == resign_in_hand and rng.random() < 0.2:
                     services.match_resign(match=match, user=users[seat] or users[1 - seat])
                 elif users[seat] is None:
-                    assert services.bot_turn_play(match_id=match.pk,
-                                                  expected_version=match.version)
+                    assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
                 else:
                     view = current_state(match).player_view(seat)
                     action = choose_action("easy", view, view["legal_actions"], rng)
-                    services.move_submit(match=match, user=users[seat], action=action,
-                                         expected_version=match.version)
+                    services.move_submit(
+                        match=match, user=users[seat], action=action, expected_version=match.version
+                    )
             match.refresh_from_db()
             frames += check_sent(match, capture.take())
         assert match.status == Match.Status.FINISHED
