@@ -195,3 +195,13 @@ def test_the_sweep_ends_time_freedom_matches_after_24_hours_away(alice):
     assert services.clock_sweep(now=gone + timedelta(hours=24, seconds=1)) == 1
     match.refresh_from_db()
     assert (match.status, match.end_reason) == (Match.Status.FINISHED, Match.EndReason.ABANDON)
+
+
+def test_a_clock_check_for_a_past_version_costs_one_query(alice, django_assert_num_queries):
+    """Every move plans a clock check; nearly all find the match moved on. They must
+    not lock the match or load its hand to learn that."""
+    match = connected_computer_match(alice)
+    with django_assert_num_queries(1):
+        assert not services.clock_expire(
+            match_id=match.pk, expected_version=match.version - 1, now=match.turn_deadline
+        )
