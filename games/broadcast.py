@@ -72,9 +72,15 @@ def send_match_state(match_id: int) -> None:
     if not hasattr(_sent, "states"):
         _sent.states = {}
     _sent.states[match_id] = messages
-    for audience, message in messages.items():
-        group = spectator_group(match_id) if audience is None else seat_group(match_id, audience)
-        _group_send(group, {"type": "match.state", "message": message})
+    _group_send(
+        [
+            (
+                spectator_group(match_id) if audience is None else seat_group(match_id, audience),
+                {"type": "match.state", "message": message},
+            )
+            for audience, message in messages.items()
+        ]
+    )
 
 
 def take_sent_state(match_id: int, audience: int | None) -> dict[str, Any] | None:
@@ -94,18 +100,24 @@ def send_presence(match_id: int) -> None:
 
     message = selectors.presence_message(match_id=match_id)
     if message is not None:
-        _group_send(public_group(match_id), {"type": "match.presence", "message": message})
+        _group_send([(public_group(match_id), {"type": "match.presence", "message": message})])
 
 
-def _group_send(group: str, event: dict[str, Any]) -> None:
+def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, event)`` in order, in one trip to the event loop: a
+    move's three state messages cost one hop from the database thread, not three."""
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _server_loop
+
+    async def send_all() -> None:
+        for group, event in sends:
+            await layer.group_send(group, event)
+
     if isinstance(layer, InMemoryChannelLayer):
+        loop = _server_loop
         if loop is None or not loop.is_running():
             return  # no socket has connected to this process: nobody to tell
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, event), loop)
-        future.result(timeout=5)
+        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
         return
-    async_to_sync(layer.group_send)(group, event)
+    async_to_sync(send_all)()

@@ -35,8 +35,8 @@ class Table:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict]] = []
 
-    def group_send(self, group: str, event: dict) -> None:
-        self.sent.append((group, event))
+    def group_send(self, sends: list[tuple[str, dict]]) -> None:
+        self.sent.extend(sends)
 
     def presence(self, match: Match) -> list[list[bool]]:
         """Each presence message sent to the match's sockets, as connected flags."""

@@ -31,7 +31,7 @@ MAX_QUERIES_PER_MOVE = 12
 
 @pytest.fixture(autouse=True)
 def _no_sending(monkeypatch):
-    monkeypatch.setattr(broadcast, "_group_send", lambda group, event: None)
+    monkeypatch.setattr(broadcast, "_group_send", lambda sends: None)
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
     monkeypatch.setattr(scheduling, "clock_check", lambda **kwargs: None)
 

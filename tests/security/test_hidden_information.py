@@ -188,8 +188,8 @@ class Capture:
     def __init__(self) -> None:
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
-    def group_send(self, group: str, event: dict[str, Any]) -> None:
-        self.sent.append((group, event))
+    def group_send(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+        self.sent.extend(sends)
 
     def take(self) -> list[tuple[str, dict[str, Any]]]:
         sent, self.sent = self.sent, []
