@@ -1,8 +1,8 @@
 """Leaderboard and rating reads for the pages and the profile's rating chart.
 
 Every page costs a fixed number of queries whatever the number of players: the board
-with the list of past boards (one query), the top rows, and the viewer's own row with
-its position. Positions are counted among active players only, so a banned player
+with the list of past boards (one query), then the top rows with the viewer's own row
+and position (one query). Positions are counted among active players only, so a banned player
 disappears from every board (including final ones, whose stored ranks never change)
 without leaving a gap. The pages' queries are SQL: they run on every page view, and
 the ORM's building of them cost more CPU than running them.
@@ -93,7 +93,7 @@ def _rows(sql: str, params: dict, **parts: str) -> list[dict]:
 # a join let PostgreSQL's planner hash every account when a board has few ranked rows,
 # a cost growing with the number of accounts instead of the rows shown.
 _RANKED_TOP_SQL = """
-    SELECT ROW_NUMBER() OVER (ORDER BY e.rank) AS position, e.user_id,
+    SELECT 0 AS is_own, ROW_NUMBER() OVER (ORDER BY e.rank) AS position, e.user_id,
            (SELECT username FROM {user} WHERE id = e.user_id) AS user__username, {fields}
     FROM {table} e
     WHERE {where} AND e.rank IS NOT NULL
@@ -103,7 +103,7 @@ _RANKED_TOP_SQL = """
 """
 
 _RANKED_OWN_SQL = """
-    SELECT e.rank - (
+    SELECT 1 AS is_own, e.rank - (
                SELECT COUNT(*) FROM {table} h JOIN {user} hu ON hu.id = h.user_id
                WHERE {hidden_where} AND h.rank < e.rank
                  AND (NOT hu.is_active OR hu.is_guest)
@@ -112,6 +112,26 @@ _RANKED_OWN_SQL = """
     FROM {table} e JOIN {user} u ON u.id = e.user_id
     WHERE {where} AND e.user_id = %(viewer)s AND u.is_active AND NOT u.is_guest
 """
+
+
+# The top rows and the viewer's own row come in one statement: under load, each round
+# trip to the database waits for a core twice.
+_TOP_AND_OWN_SQL = """
+    SELECT * FROM ({top}) AS top
+    UNION ALL
+    SELECT * FROM ({own}) AS own
+    ORDER BY is_own, position
+"""
+
+
+def _top_and_own(
+    top: str, own: str, params: dict, viewer_id: int | None, **parts: str
+) -> tuple[list[dict], dict | None]:
+    """The rows of ``top`` (``is_own`` 0) and the viewer's row of ``own`` (1), if any."""
+    sql = _TOP_AND_OWN_SQL.format(top=top, own=own)
+    rows = _rows(sql, {**params, "limit": TOP_ROWS, "viewer": viewer_id}, **parts)
+    viewer_row = rows.pop() if rows and rows[-1]["is_own"] else None
+    return rows, viewer_row
 
 
 def _ranked_rows(
@@ -125,11 +145,7 @@ def _ranked_rows(
         "hidden_where": hidden_where,
         "fields": ", ".join(f"e.{name}" for name in fields),
     }
-    rows = _rows(_RANKED_TOP_SQL, {**params, "limit": TOP_ROWS}, **parts)
-    if viewer_id is None:
-        return rows, None
-    own = _rows(_RANKED_OWN_SQL, {**params, "viewer": viewer_id}, **parts)
-    return rows, own[0] if own else None
+    return _top_and_own(_RANKED_TOP_SQL, _RANKED_OWN_SQL, params, viewer_id, **parts)
 
 
 def _viewer_id(viewer: User | None) -> int | None:
@@ -202,7 +218,8 @@ class RatingPage:
 RATING_FIELDS = ["rating", "deviation", "rated_matches"]
 
 _RATING_TOP_SQL = """
-    SELECT ROW_NUMBER() OVER (ORDER BY r.rating DESC, r.user_id) AS position, r.user_id,
+    SELECT 0 AS is_own, ROW_NUMBER() OVER (ORDER BY r.rating DESC, r.user_id) AS position,
+           r.user_id,
            (SELECT username FROM {user} WHERE id = r.user_id) AS user__username,
            r.rating, r.deviation, r.rated_matches
     FROM {rating} r
@@ -215,7 +232,7 @@ _RATING_TOP_SQL = """
 # The players ahead (the player included) are counted on the rated players' index
 # alone, without a join; then the hidden ones among them are taken off.
 _RATING_OWN_SQL = """
-    SELECT (SELECT COUNT(*) FROM {rating} a
+    SELECT 1 AS is_own, (SELECT COUNT(*) FROM {rating} a
             WHERE a.rated_matches > 0 AND a.rating >= r.rating
               AND (a.rating > r.rating OR a.user_id <= r.user_id))
          - (SELECT COUNT(*) FROM {rating} a JOIN {user} hu ON hu.id = a.user_id
@@ -230,12 +247,10 @@ _RATING_OWN_SQL = """
 
 def rating_page(*, viewer: User | None) -> RatingPage:
     """The all-time rating board: every active registered player with a rated match."""
-    page = RatingPage(rows=_rows(_RATING_TOP_SQL, {"limit": TOP_ROWS}), viewer=None)
-    viewer_id = _viewer_id(viewer)
-    if viewer_id is not None:
-        own = _rows(_RATING_OWN_SQL, {"viewer": viewer_id})
-        if own:
-            page.viewer = ViewerStanding(position=own[0]["position"], row=own[0])
+    rows, own = _top_and_own(_RATING_TOP_SQL, _RATING_OWN_SQL, {}, _viewer_id(viewer))
+    page = RatingPage(rows=rows, viewer=None)
+    if own is not None:
+        page.viewer = ViewerStanding(position=own["position"], row=own)
     for row in [*page.rows, *([page.viewer.row] if page.viewer else [])]:
         row["rating"], row["deviation"] = round(row["rating"]), round(row["deviation"])
     return page
