@@ -254,9 +254,12 @@ def test_rating_board_and_own_rating(client):
             Rating(user=guest, rating=1900, rated_matches=1),
         ]
     )
-    client.force_login(bob)
     html = client.get("/leaderboards/rating/").content.decode()
     assert rows(html) == [("1", "ann"), ("2", "bob")]  # tie: the earlier account first
+    assert 'id="your-standing"' not in html  # a visitor has no line of their own
+    client.force_login(bob)
+    html = client.get("/leaderboards/rating/").content.decode()
+    assert rows(html) == [("1", "ann"), ("2", "bob")]
     assert standing(html) == "Your position: #2 with a rating of 1620 ± 90."
     client.force_login(make_player("newcomer"))
     html = client.get("/leaderboards/rating/").content.decode()
