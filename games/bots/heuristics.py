@@ -31,7 +31,7 @@ CONNECT: tuple[int, ...] = tuple(SAME_RANK[i] | NEAR1[i] for i in range(52))
 class Weights:
     """Tunable constants of the evaluation, in deadwood points."""
 
-    knockable: float = 6.0
+    knockable: float = 10.0
     gin: float = 8.0
     danger: float = 2.5
 

@@ -20,8 +20,10 @@ from games.bots.knowledge import Knowledge, read_view
 
 Action = dict[str, Any]
 
-TAKE_MARGIN = 0.5
-"""Taking shows the opponent a card: take only when clearly better than the stock."""
+TAKE_MARGIN = 0.0
+"""How much better than a stock draw taking the discard must look (tuned vs easy)."""
+KNOCK_FULL_TURNS = 2
+"""Opponent turns during which medium knocks with the full knock limit."""
 
 
 def find(legal: list[Action], **fields: Any) -> Action | None:
@@ -34,10 +36,11 @@ def find(legal: list[Action], **fields: Any) -> Action | None:
 
 def allowance_after(knock_limit: int, opp_turns: int) -> int:
     """The most deadwood medium knocks with once the opponent has had ``opp_turns``
-    turns: the full limit early, then one point less per turn, down to 2."""
-    if opp_turns <= 4:
+    turns: the full limit for the first two, then 1.5 points less per turn, down to 2
+    (a later knock risks an undercut more; tuned in seat-swapped matches vs easy)."""
+    if opp_turns <= KNOCK_FULL_TURNS:
         return knock_limit
-    return max(min(knock_limit, 2), knock_limit - (opp_turns - 4))
+    return max(min(knock_limit, 2), knock_limit - (3 * (opp_turns - KNOCK_FULL_TURNS) + 1) // 2)
 
 
 def knock_allowance(k: Knowledge) -> int:
