@@ -16,10 +16,12 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games import broadcast, selectors, services
 from games.chat.sockets import ChatSocketMixin
@@ -28,6 +30,19 @@ from games.services.errors import ServiceError, StaleVersionError
 from games.services.presence import RENEW_SECONDS
 
 logger = logging.getLogger(__name__)
+
+# The database work of match sockets runs on a small pool of threads rather than
+# Channels' one thread per process, so one socket's move can wait on PostgreSQL while
+# another's runs (every service locks the match row and checks its version). Each
+# thread keeps its own connection: a process holds at most DB_THREADS of them for
+# match sockets. SQLite (the embedded mode) has one writer at a time: one thread.
+DB_THREADS = 4 if "postgresql" in settings.DATABASES["default"]["ENGINE"] else 1
+_db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="match-db")
+
+
+def db(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as a coroutine function run on the match sockets' database threads."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)
 
 MAX_FRAME_BYTES = 4096
 CLOSE_NOT_FOUND = 4404
@@ -64,14 +79,14 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.tokens = float(self.rate_burst)
         self.refilled_at = time.monotonic()
-        match = await database_sync_to_async(Match.objects.filter(pk=self.match_id).first)()
+        match = await db(Match.objects.filter(pk=self.match_id).first)()
         await self.accept()
         if match is None:
             await self._send_error("not_found", "There is no such match.")
             await self.close(code=CLOSE_NOT_FOUND)
             return
         broadcast.bind_event_loop(asyncio.get_running_loop())
-        self.seat = await database_sync_to_async(services.seat_connect)(
+        self.seat = await db(services.seat_connect)(
             match=match, user=self.user, channel_name=self.channel_name
         )
         if self.seat is not None:
@@ -94,7 +109,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.seat is not None:
             await self._stop_presence_renewal()
-            await database_sync_to_async(services.seat_disconnect)(
+            await db(services.seat_disconnect)(
                 match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
             )
 
@@ -103,7 +118,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         is in its groups again (a Redis restart empties the channel layer's groups; a
         socket that stayed open would otherwise never hear of the match again), and it
         gets the state if the match moved on meanwhile (one version read)."""
-        renew = database_sync_to_async(services.seat_socket_renew)
+        renew = db(services.seat_socket_renew)
         while True:
             await asyncio.sleep(self.presence_renew_seconds)
             for group in (*self.joined, *self.chat_groups):
@@ -119,7 +134,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                 logger.exception("match socket %s: presence renewal failed", self.match_id)
             # A move broadcast while the socket was out of its groups: catch up.
             with contextlib.suppress(Exception):
-                if await database_sync_to_async(self._current_version)() > self.version:
+                if await db(self._current_version)() > self.version:
                     await self._send_state(force=False)
 
     def _current_version(self) -> int:
@@ -212,7 +227,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     async def _call(self, service: Callable[[Match], Any]) -> None:
         """Run one service; answer with the new state, or the error (and, for a
         stale version, the current state)."""
-        error, state = await database_sync_to_async(self._call_sync)(service)
+        error, state = await db(self._call_sync)(service)
         if error is not None:
             await self._send(
                 {"type": "error", "version": state["version"], "code": error.code,
@@ -246,7 +261,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     async def _send_state(self, *, force: bool) -> None:
         match = Match(pk=self.match_id)
-        state = await database_sync_to_async(self._state_sync)(match)
+        state = await db(self._state_sync)(match)
         await self._send_state_message(state, force=force)
 
     def _state_sync(self, match: Match) -> dict[str, Any]:

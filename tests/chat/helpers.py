@@ -1,7 +1,7 @@
 """Helpers for the chat and moderation tests: players, moderators, a table, and
 WebSocket clients that sign in with a real session cookie."""
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Group
 from django.test import Client
@@ -46,7 +46,7 @@ async def ws_connect(user: User | None, path: str = "/ws/lobby/") -> WebsocketCo
 
     headers = [ORIGIN]
     if user is not None:
-        cookie = await sync_to_async(session_cookie)(user)
+        cookie = await database_sync_to_async(session_cookie)(user)
         headers.append((b"cookie", f"sessionid={cookie}".encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect(timeout=5)

@@ -6,7 +6,6 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -34,7 +33,7 @@ async def receive(client: WebsocketCommunicator) -> dict:
 
 
 async def join(username: str) -> tuple[object, WebsocketCommunicator]:
-    user = await sync_to_async(create_user)(username)
+    user = await database_sync_to_async(create_user)(username)
     client = await ws_connect(user)
     history = await receive(client)
     assert history["type"] == "chat_history"
@@ -42,8 +41,8 @@ async def join(username: str) -> tuple[object, WebsocketCommunicator]:
 
 
 async def test_history_on_join_then_live_messages_to_everyone() -> None:
-    ann = await sync_to_async(create_user)("ann")
-    await sync_to_async(chat_post)(user=ann, text="earlier")
+    ann = await database_sync_to_async(create_user)("ann")
+    await database_sync_to_async(chat_post)(user=ann, text="earlier")
     _bob, bob_ws = await join("bob")
     ann_ws = await ws_connect(ann)
     history = await receive(ann_ws)
@@ -107,7 +106,7 @@ async def test_a_flood_of_frames_is_cut_short_without_disconnecting() -> None:
 async def test_a_blocked_authors_messages_do_not_reach_the_blocker() -> None:
     ann, ann_ws = await join("ann")
     bob, bob_ws = await join("bob")
-    await sync_to_async(user_block)(blocker=ann, blocked=bob)
+    await database_sync_to_async(user_block)(blocker=ann, blocked=bob)
     await bob_ws.send_json_to({"type": "chat", "text": "can you hear me"})
     assert (await receive(bob_ws))["message"]["text"] == "can you hear me"
     assert await ann_ws.receive_nothing(timeout=0.5)
@@ -126,7 +125,7 @@ async def test_signed_out_visitors_are_refused() -> None:
 
 
 async def test_guests_read_but_cannot_write() -> None:
-    guest = await sync_to_async(create_user)("guest-abc123", is_guest=True)
+    guest = await database_sync_to_async(create_user)("guest-abc123", is_guest=True)
     client = await ws_connect(guest)
     assert (await receive(client))["type"] == "chat_history"
     await client.send_json_to({"type": "chat", "text": "hi"})
@@ -136,9 +135,9 @@ async def test_guests_read_but_cannot_write() -> None:
 
 
 async def test_mute_notice_then_refusal_with_reason() -> None:
-    mod = await sync_to_async(create_moderator)()
+    mod = await database_sync_to_async(create_moderator)()
     ann, ann_ws = await join("ann")
-    await sync_to_async(user_mute)(
+    await database_sync_to_async(user_mute)(
         staff=mod, user=ann, duration=timedelta(hours=1), reason="shouting"
     )
     notice = await receive(ann_ws)
@@ -151,14 +150,14 @@ async def test_mute_notice_then_refusal_with_reason() -> None:
 
 
 async def test_hiding_a_message_removes_it_from_open_panels() -> None:
-    mod = await sync_to_async(create_moderator)()
+    mod = await database_sync_to_async(create_moderator)()
     _ann, ann_ws = await join("ann")
     _, bob_ws = await join("bob")
     await ann_ws.send_json_to({"type": "chat", "text": "spam spam"})
     message_id = (await receive(bob_ws))["message"]["id"]
     await receive(ann_ws)
-    message = await sync_to_async(ChatMessage.objects.get)(pk=message_id)
-    await sync_to_async(message_hide)(staff=mod, message=message, reason="spam")
+    message = await database_sync_to_async(ChatMessage.objects.get)(pk=message_id)
+    await database_sync_to_async(message_hide)(staff=mod, message=message, reason="spam")
     for client in (ann_ws, bob_ws):
         assert await receive(client) == {"type": "chat_hidden", "id": message_id}
     await ann_ws.disconnect()
@@ -168,14 +167,14 @@ async def test_hiding_a_message_removes_it_from_open_panels() -> None:
 async def test_a_ban_closes_the_open_socket_at_once_and_it_cannot_reconnect() -> None:
     from ginsite.asgi import application
 
-    mod = await sync_to_async(create_moderator)()
-    ann = await sync_to_async(create_user)("ann")
-    cookie = await sync_to_async(session_cookie)(ann)
+    mod = await database_sync_to_async(create_moderator)()
+    ann = await database_sync_to_async(create_user)("ann")
+    cookie = await database_sync_to_async(session_cookie)(ann)
     headers = [ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
     ann_ws = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
     assert (await ann_ws.connect(timeout=TIMEOUT))[0]
     await receive(ann_ws)
-    await sync_to_async(user_ban)(staff=mod, user=ann, reason="cheating")
+    await database_sync_to_async(user_ban)(staff=mod, user=ann, reason="cheating")
     error = await receive(ann_ws)
     assert error["code"] == "account_closed" and "cheating" in error["message"]
     closed = await ann_ws.receive_output(timeout=TIMEOUT)

@@ -7,7 +7,6 @@ and a ban that closes the banned player's match socket and resigns the match."""
 from collections.abc import AsyncIterator
 
 import pytest
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -28,7 +27,7 @@ async def close_db_connections() -> AsyncIterator[None]:
     await database_sync_to_async(connections.close_all)()
 
 
-@sync_to_async
+@database_sync_to_async
 def friends_at_a_table() -> tuple[Match, object, object, object]:
     ann, bob, eve = create_user("ann"), create_user("bob"), create_user("eve")
     match = services.match_create_invite(
@@ -53,7 +52,7 @@ async def test_players_chat_live_with_history_and_their_seats() -> None:
     ann_ws, history = await joined(match, ann)
     assert [(m["author"], m["text"]) for m in history["messages"]] == [("ann", "glhf")]
     bob_ws, _ = await joined(match, bob)
-    bob_seat = await sync_to_async(lambda: match.seats.get(user=bob).index)()
+    bob_seat = await database_sync_to_async(lambda: match.seats.get(user=bob).index)()
 
     await bob_ws.send_json_to({"type": "chat", "text": "Nice gin! <script>alert(1)</script>"})
     for socket in (ann_ws, bob_ws):
@@ -100,10 +99,10 @@ async def test_a_muted_player_is_refused_with_the_reason_and_can_still_play() ->
     from datetime import timedelta
 
     match, ann, bob, _ = await friends_at_a_table()
-    mod = await sync_to_async(create_moderator)()
+    mod = await database_sync_to_async(create_moderator)()
     ann_ws, _ = await joined(match, ann)
     bob_ws, _ = await joined(match, bob)
-    await sync_to_async(user_mute)(
+    await database_sync_to_async(user_mute)(
         staff=mod, user=ann, duration=timedelta(minutes=15), reason="gloating"
     )
     notice = await receive_type(ann_ws, "chat_notice")
@@ -123,10 +122,10 @@ async def test_a_muted_player_is_refused_with_the_reason_and_can_still_play() ->
 
 async def test_a_ban_closes_the_match_socket_and_the_opponent_wins() -> None:
     match, ann, bob, _ = await friends_at_a_table()
-    mod = await sync_to_async(create_moderator)()
+    mod = await database_sync_to_async(create_moderator)()
     ann_ws, _ = await joined(match, ann)
     bob_ws, _ = await joined(match, bob)
-    await sync_to_async(user_ban)(staff=mod, user=ann, reason="abuse")
+    await database_sync_to_async(user_ban)(staff=mod, user=ann, reason="abuse")
     error = await receive_type(ann_ws, "error")
     assert error["code"] == "account_closed" and "abuse" in error["message"]
     closed = await ann_ws.receive_output(timeout=5)
