@@ -65,10 +65,10 @@ def send_match_state(match_id: int) -> None:
     from games import selectors
     from games.models import Match
 
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
+    try:
+        messages = selectors.match_state_messages(match=Match(pk=match_id))
+    except Match.DoesNotExist:
         return
-    messages = selectors.match_state_messages(match=match)
     if not hasattr(_sent, "states"):
         _sent.states = {}
     _sent.states[match_id] = messages

@@ -247,8 +247,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             error = refused
         state = broadcast.take_sent_state(self.match_id, self.seat)
         if state is None:
-            match = Match.objects.get(pk=self.match_id)
-            state = selectors.match_state_message(match=match, user=self.user)
+            state = selectors.match_state_message(match=Match(pk=self.match_id), user=self.user)
         return error, state
 
     # --- server -> client ---------------------------------------------------------------
@@ -260,13 +259,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self._send(event["message"])
 
     async def _send_state(self, *, force: bool) -> None:
-        match = Match(pk=self.match_id)
-        state = await db(self._state_sync)(match)
+        state = await db(selectors.match_state_message)(
+            match=Match(pk=self.match_id), user=self.user
+        )
         await self._send_state_message(state, force=force)
-
-    def _state_sync(self, match: Match) -> dict[str, Any]:
-        match.refresh_from_db()
-        return selectors.match_state_message(match=match, user=self.user)
 
     async def _send_state_message(self, state: dict[str, Any], *, force: bool) -> None:
         # The same version can reach a socket twice (its own direct answer, then the

@@ -28,14 +28,16 @@ def seat_for_user(*, match: Match, user: Any) -> int | None:
 
 
 def match_state_message(*, match: Match, user: Any) -> dict[str, Any]:
-    """The ``state`` message for ``user``: their seat's view, or the spectator view."""
+    """The ``state`` message for ``user``: their seat's view, or the spectator view
+    (of the match as it is now: ``match`` may be an old row, or only a pk)."""
     match, seats, hands = _load(match)
     you = next((s.index for s in seats if _is_user(s, user)), None)
     return _state_messages(match, seats, hands, [you])[you]
 
 
 def match_state_messages(*, match: Match) -> dict[Audience, dict[str, Any]]:
-    """The ``state`` message for each human seat and for spectators (one read)."""
+    """The ``state`` message for each human seat and for spectators (one read; as
+    for ``match_state_message``, only ``match.pk`` counts)."""
     match, seats, hands = _load(match)
     audiences: list[Audience] = [s.index for s in seats if s.user_id is not None]
     return _state_messages(match, seats, hands, [*audiences, None])
@@ -135,12 +137,15 @@ def hand_replay(*, hand: Hand) -> list[dict[str, Any]]:
 
 
 def _load(match: Match) -> tuple[Match, list[Seat], list[Hand]]:
-    """Seats and hands of ``match``, and the match row read again in the same
-    statement as the hands: the version sent always belongs to the position sent,
-    even when the caller's row is older than a move another process committed."""
+    """The match row, its seats and its hands; only ``match.pk`` is used. The row is
+    read in the same statement as the hands, so the version sent always belongs to
+    the position sent, even while another process commits a move. Raises
+    ``Match.DoesNotExist`` if the match is gone."""
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
     hands = list(Hand.objects.filter(match=match).select_related("match").order_by("number"))
-    return (hands[-1].match if hands else match), seats, hands
+    if hands:
+        return hands[-1].match, seats, hands
+    return Match.objects.get(pk=match.pk), seats, hands  # no hand dealt yet
 
 
 def _is_user(seat: Seat, user: Any) -> bool:

@@ -24,9 +24,10 @@ from tests.games.sockets import choose_from_view
 pytestmark = pytest.mark.django_db
 
 # A move: lock the match, its seats and hand; write the move, the hand and the match
-# row; then the broadcast reads the match, seats and hands once for all audiences
-# (counted inside the test's transaction: two of them are the savepoint's).
-MAX_QUERIES_PER_MOVE = 12
+# row; then the broadcast reads the seats, and the hands with the match row, once for
+# all audiences (counted inside the test's transaction: two of them are the
+# savepoint's).
+MAX_QUERIES_PER_MOVE = 11
 
 
 @pytest.fixture(autouse=True)
