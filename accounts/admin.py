@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import ngettext
 
 from games.chat.admin import may_moderate, reason_page
 from games.chat.models import ChatReport
@@ -176,7 +177,8 @@ class UserAdmin(BaseUserAdmin):
                 self.message_user(request, f"{user.username}: {error}", messages.WARNING)
             else:
                 done += 1
-        self.message_user(request, f"{title}: done for {done} user(s).", messages.SUCCESS)
+        users = ngettext("%(n)d user", "%(n)d users", done) % {"n": done}
+        self.message_user(request, f"{title}: done for {users}.", messages.SUCCESS)
         return None
 
     @admin.action(description="Warn the selected users", permissions=["moderate"])

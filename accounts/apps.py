@@ -12,7 +12,8 @@ def _ensure_moderators_group(app_config: AppConfig, **kwargs: object) -> None:
 
 class AccountsConfig(AppConfig):
     name = "accounts"
-    verbose_name = "Accounts"
+    # allauth's own app (e-mail addresses) is "Accounts" in the admin already.
+    verbose_name = "Players and moderation"
 
     def ready(self) -> None:
         # Permissions are created per app after its migrations: run after each app.

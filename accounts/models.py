@@ -9,15 +9,18 @@ from django.utils import timezone
 
 class User(AbstractUser):
     """A player. Guests are real rows flagged ``is_guest``: they can play the computer,
-    are never rated, and can keep their history by signing up."""
+    are never rated, and can keep their history by signing up. BOT accounts
+    (``is_bot``) are shown as "BOT name" wherever a name appears."""
 
     is_guest = models.BooleanField(default=False)
+    # A BOT account: a program playing through the bot API (games/api), for good.
+    is_bot = models.BooleanField(default=False)
 
     @property
     def display_name(self) -> str:
         if not self.is_active and self.username.startswith("deleted-"):
             return "deleted player"
-        return self.username
+        return f"BOT {self.username}" if self.is_bot else self.username
 
 
 class Profile(models.Model):

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
+from games.forms import variant_label
 from games.models import Hand, Match, Seat
 
 from .models import Ban, Mute, Profile, User, Warning
@@ -97,7 +98,7 @@ def player_stats(*, user: User) -> PlayerStats:
         big_gins=totals["big_gins"],
         undercuts=totals["undercuts"],
         points_won=hands["points"],
-        favourite_variant=favourite["match__variant"] if favourite else None,
+        favourite_variant=variant_label(favourite["match__variant"]) if favourite else None,
     )
 
 
@@ -137,7 +138,7 @@ def recent_matches(*, user: User, limit: int = 10) -> list[RecentMatch]:
             RecentMatch(
                 match_id=match.pk,
                 finished_at=match.finished_at,
-                variant=match.variant,
+                variant=variant_label(match.variant),
                 opponent=opponent,
                 my_score=mine.score,
                 opponent_score=other.score if other else 0,

@@ -19,7 +19,7 @@ from games.chat import broadcast
 from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
 from games.models import Match
-from games.services import ServiceError, match_resign, quickmatch_cancel
+from games.services import ServiceError, match_forfeit, quickmatch_cancel
 
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
@@ -113,18 +113,20 @@ def _delete_sessions(user: User) -> int:
     return len(ids)
 
 
-def _leave_play(user: User) -> list[int]:
-    """Take the user out of play: leave the quick-match queue and resign every match
-    in progress (the opponent wins). Returns the ids of the resigned matches."""
+def _leave_play(user: User, *, suspended: bool = False) -> list[int]:
+    """Take the user out of play: leave the quick-match queue and end every match in
+    progress (the opponent wins): a forfeit for a suspended account, a resignation
+    for one its player deletes. Returns the ids of the matches ended."""
     quickmatch_cancel(user=user)
-    resigned = []
+    reason = Match.EndReason.SUSPENDED if suspended else Match.EndReason.RESIGN
+    ended = []
     for match in Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE).distinct():
         try:
-            match_resign(match=match, user=user)
+            match_forfeit(match=match, user=user, reason=reason)
         except ServiceError:
             continue  # it ended meanwhile
-        resigned.append(match.pk)
-    return resigned
+        ended.append(match.pk)
+    return ended
 
 
 # --- Reports and messages ------------------------------------------------------
@@ -273,7 +275,7 @@ def user_ban(*, staff: User, user: User, reason: str, report: ChatReport | None 
         locked.is_active = False
         locked.save(update_fields=["is_active"])
         ban = Ban.objects.create(user=locked, reason=reason, created_by=staff)
-        resigned = _leave_play(locked)
+        forfeited = _leave_play(locked, suspended=True)
         sessions = _delete_sessions(locked)
         details = _resolve_reports(
             report=report,
@@ -286,7 +288,7 @@ def user_ban(*, staff: User, user: User, reason: str, report: ChatReport | None 
             kind=ModerationAction.Kind.BAN,
             target=locked,
             reason=reason,
-            details={**details, "resigned_matches": resigned, "sessions_ended": sessions},
+            details={**details, "forfeited_matches": forfeited, "sessions_ended": sessions},
         )
         broadcast.user_logout(
             user_id=locked.pk, reason=f"Your account has been suspended. Reason: {reason}"

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 
 from games.bots import LEVELS, choose_action
-from games.engine import HandState, RuleSet, next_dealer, score_match
+from games.engine import HandResult, MatchState, RuleSet
 
 MAX_HANDS = 200
 """A match that has not ended after this many hands is abandoned as an error."""
@@ -97,45 +97,46 @@ def play_match(
     sides = (tally.a, tally.b)
     seat_level = (levels[1], levels[0]) if swapped else levels
     seat_side = (sides[1], sides[0]) if swapped else sides
-    results = []
-    dealer = 0
-    for hand_number in range(MAX_HANDS):
-        state = HandState.deal(rules, dealer, deal_seed(seed, pair, hand_number))
-        move = 0
-        while not state.is_over:
-            seat = state.current_player
-            legal = state.legal_actions()
-            view = state.player_view(seat)
-            rng = random.Random(f"{seed}:{pair}:{swapped}:{hand_number}:{move}")
-            started, cpu_started = time.perf_counter(), time.process_time()
-            action = choose_action(seat_level[seat], view, legal, rng, budget=budget)
-            seat_side[seat].times_ms.append((time.perf_counter() - started) * 1000)
-            seat_side[seat].cpu_ms.append((time.process_time() - cpu_started) * 1000)
-            state, _ = state.apply(action)
-            move += 1
-        result = state.result
-        results.append(result)
-        tally.hands += 1
-        if result.kind == "draw":
-            tally.draws += 1
-        else:
-            winner = seat_side[result.winner]
-            winner.hands_won += 1
-            winner.points += result.points
-            if result.kind == "knock":
-                winner.knocks_won += 1
-            elif result.kind == "gin":
-                winner.gins += 1
-            elif result.kind == "big_gin":
-                winner.big_gins += 1
-            elif result.kind == "undercut":
-                winner.undercuts += 1
-        score = score_match(rules, results)
-        if score.over:
-            seat_side[score.winner].matches_won += 1
-            return tally
-        dealer = next_dealer(dealer, result)
-    raise RuntimeError(f"match {pair} did not end within {MAX_HANDS} hands")
+    match = MatchState.start(rules, first_dealer=0, seed=deal_seed(seed, pair, 0))
+    move = 0
+    while not match.over:
+        if match.hand_number > MAX_HANDS:
+            raise RuntimeError(f"match {pair} did not end within {MAX_HANDS} hands")
+        state = match.hand
+        seat = state.current_player
+        view = state.player_view(seat)
+        rng = random.Random(f"{seed}:{pair}:{swapped}:{match.hand_number - 1}:{move}")
+        started, cpu_started = time.perf_counter(), time.process_time()
+        action = choose_action(seat_level[seat], view, state.legal_actions(), rng, budget=budget)
+        seat_side[seat].times_ms.append((time.perf_counter() - started) * 1000)
+        seat_side[seat].cpu_ms.append((time.process_time() - cpu_started) * 1000)
+        match, _events = match.apply(seat, action)
+        move += 1
+        if match.hand.is_over:
+            _count_hand(tally, seat_side, match.hand.result)
+            move = 0
+            if match.needs_deal:
+                match, _events = match.deal_next(deal_seed(seed, pair, match.hand_number))
+    seat_side[match.winner].matches_won += 1
+    return tally
+
+
+def _count_hand(tally: Tally, seat_side: tuple[Side, Side], result: HandResult) -> None:
+    tally.hands += 1
+    if result.kind == "draw":
+        tally.draws += 1
+        return
+    winner = seat_side[result.winner]
+    winner.hands_won += 1
+    winner.points += result.points
+    if result.kind == "knock":
+        winner.knocks_won += 1
+    elif result.kind == "gin":
+        winner.gins += 1
+    elif result.kind == "big_gin":
+        winner.big_gins += 1
+    elif result.kind == "undercut":
+        winner.undercuts += 1
 
 
 def _play_pair(job: tuple[tuple[str, str], str, int, int, int | None]) -> Tally:

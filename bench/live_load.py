@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.stack import ROOT, Stack, free_port
+from games.messages import apply_frame
 
 MAX_PLAYERS = 2000
 TARGET_P99_MS = 100.0
@@ -183,6 +184,8 @@ class Table:
         self.rematch_sent = [False, False]
         self.next_match: int | None = None
         self.rng = random.Random(match_id)
+        self.tables: list[dict[str, Any] | None] = [None, None]
+        self.background: set[asyncio.Task] = set()
 
     async def play(self, gate: asyncio.Semaphore) -> None:
         """Connect, then read both sockets until the run stops; follow rematches."""
@@ -206,6 +209,7 @@ class Table:
                 self.rematch_sent = [False, False]
                 self.acted_on.clear()
                 self.pending = None
+                self.tables = [None, None]
             elif not self.run.stopping:
                 failure = next((o for o in outcomes if isinstance(o, BaseException)
                                 and not isinstance(o, asyncio.CancelledError)), None)
@@ -242,13 +246,35 @@ class Table:
                 continue
             frame = json.loads(text)
             kind = frame.get("type")
-            if kind == "state":
-                if await self.on_state(seat, frame):
+            if kind in ("state", "event"):
+                state = self.take(seat, frame)
+                if state is not None and await self.on_state(seat, state):
                     return
             elif kind == "error":
                 self.run.error(frame["code"])
                 if self.pending is not None and self.pending.seat == seat:
                     self.pending = None
+
+    def take(self, seat: int, frame: dict[str, Any]) -> dict[str, Any] | None:
+        """The table after ``frame`` (a ``state``, or an ``event`` applied to the last
+        one); None for a copy already held, or a gap (then ``sync`` is asked for)."""
+        held = self.tables[seat]
+        if frame["type"] == "state":
+            self.tables[seat] = frame
+            return frame
+        if held is None or frame["version"] <= held["version"]:
+            return None
+        state = apply_frame(held, frame)
+        if state is None:
+            self.run.error("gap")
+            task = asyncio.get_running_loop().create_task(
+                self.sockets[seat].send(json.dumps({"type": "sync"}))
+            )
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
+            return None
+        self.tables[seat] = state
+        return state
 
     def check_timeout(self) -> None:
         pending = self.pending
@@ -429,7 +455,13 @@ def main() -> None:
                         help="time after a step's players connect before measuring")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
-    parser.add_argument("--asgi", type=int, default=2, help="ASGI (daphne) processes")
+    parser.add_argument("--asgi", type=int, default=2, help="ASGI processes")
+    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne",
+                        help="the ASGI server (uvicorn with its asyncio loop)")
+    parser.add_argument("--layer", choices=["core", "pubsub"], default="core",
+                        help="channels-redis's default layer, or its pub/sub layer")
+    parser.add_argument("--redis-shards", type=int, default=1,
+                        help="Redis servers the channel layer is sharded over")
     parser.add_argument("--rules", default="default", help="variant preset of the matches")
     parser.add_argument("--database", default="gin_liveload")
     args = parser.parse_args()
@@ -437,22 +469,27 @@ def main() -> None:
     if any(s % 2 or s <= 0 for s in steps) or steps != sorted(steps) or steps[-1] > MAX_PLAYERS:
         parser.error(f"steps: increasing even numbers up to {MAX_PLAYERS}")
 
-    redis_server = RedisServer()
-    redis_server.start()
     if args.asgi < 2:
         parser.error("--asgi: at least 2 (the players of a match are on different processes)")
-    stack = Stack(asgi=args.asgi, database=args.database, extra_env={
-        "REDIS_URL": redis_server.url, "LOG_LEVEL": "WARNING", "REQUEST_LOG_LEVEL": "WARNING",
+    redis_servers = [RedisServer() for _ in range(max(1, args.redis_shards))]
+    for server in redis_servers:
+        server.start()
+    stack = Stack(asgi=args.asgi, database=args.database, server=args.server, extra_env={
+        "REDIS_URL": redis_servers[0].url, "LOG_LEVEL": "WARNING",
+        "REQUEST_LOG_LEVEL": "WARNING", "CHANNEL_LAYER": args.layer,
+        "CHANNEL_REDIS_URLS": ",".join(server.url for server in redis_servers),
     })
     try:
         stack.start()
         urls = [f"http://127.0.0.1:{port}" for port in stack.ports]
-        print(f"stack: ASGI {', '.join(urls)}, worker, beat; Redis {redis_server.url}; "
-              f"database {args.database}", flush=True)
-        outcome = run_clients(args, steps, stack, redis_server, urls)
+        print(f"stack: {args.server} {', '.join(urls)}, worker, beat; {args.layer} layer on "
+              f"Redis {', '.join(s.url for s in redis_servers)}; database {args.database}",
+              flush=True)
+        outcome = run_clients(args, steps, stack, redis_servers, urls)
     finally:
         stack.stop()
-        redis_server.stop()
+        for server in redis_servers:
+            server.stop()
     report(args, steps, outcome)
 
 
@@ -465,7 +502,7 @@ class Outcome:
 
 
 def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
-                redis_server: RedisServer, urls: list[str]) -> Outcome:
+                redis_servers: list[RedisServer], urls: list[str]) -> Outcome:
     step_length = args.settle_seconds + args.step_seconds
     start = time.time() + 3
     step_starts = [start + index * step_length for index in range(len(steps))]
@@ -493,7 +530,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     meter = CpuMeter({
         "asgi": [p.pid for p in stack.asgi],
         "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
-        "redis": [redis_server.process.pid],
+        "redis": [server.process.pid for server in redis_servers],
         "clients": [p.pid for p in processes],
     }, args.database)
     loads: list[tuple[float, float]] = []

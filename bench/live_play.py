@@ -6,9 +6,9 @@ action over the match WebSocket through the Redis channel layer.
     REDIS_URL=redis://127.0.0.1:6379/3 .venv/bin/python -m bench.live_play --moves 300
 
 Prints, per kind of call, the latency percentiles and the number of SQL queries:
-``move_submit`` (a player's action, broadcast included), ``bot_turn_play`` (the
-computer's action: choice, lock, write, broadcast), and for the socket: the time
-from sending an action to the player's own ``state`` and to the opponent's. The
+``move_submit`` (a player's action, publishing included), ``bot_turn_play`` (the
+computer's action: choice, lock, write, publishing), and for the socket: the time
+from sending an action to the player's own answer and to the opponent's frame. The
 database is migrated if needed; the rows created are deleted at the end. Tasks
 are not enqueued (the benchmark plays the computer's turns itself).
 """
@@ -101,6 +101,7 @@ async def bench_socket(moves: int, users: list) -> None:
 
     from games import services
     from games.engine import RuleSet
+    from games.messages import apply_frame
     from ginsite.asgi import application
 
     @database_sync_to_async
@@ -117,11 +118,16 @@ async def bench_socket(moves: int, users: list) -> None:
             cookies[seat] = f"sessionid={client.cookies['sessionid'].value}".encode()
         return match.pk, cookies
 
-    async def next_state(socket: WebsocketCommunicator) -> dict:
+    async def next_state(socket: WebsocketCommunicator, held: dict | None = None) -> dict:
+        """The table after the next frame: a ``state``, or an ``event`` applied to ``held``."""
         while True:
             frame = await socket.receive_json_from(timeout=10)
             if frame["type"] == "state":
                 return frame
+            if frame["type"] == "event":
+                state = apply_frame(held, frame)
+                if state is not None:
+                    return state
 
     own_ms: list[float] = []
     other_ms: list[float] = []
@@ -155,10 +161,10 @@ async def bench_socket(moves: int, users: list) -> None:
             await sockets[mover].send_to(
                 text_data=json.dumps({"type": "action", "version": version, "action": action})
             )
-            states[mover] = await next_state(sockets[mover])
+            states[mover] = await next_state(sockets[mover], states[mover])
             own_ms.append((time.perf_counter() - start) * 1000)
             other = 1 - mover
-            states[other] = await next_state(sockets[other])
+            states[other] = await next_state(sockets[other], states[other])
             other_ms.append((time.perf_counter() - start) * 1000)
             # Each socket may send 5 frames a second (the consumer's rate limit).
             await asyncio.sleep(0.1)

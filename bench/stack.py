@@ -42,8 +42,10 @@ class Stack:
         worker: bool = True,
         beat: bool = True,
         extra_env: dict[str, str] | None = None,
+        server: str = "daphne",
     ) -> None:
         self.asgi_count = asgi
+        self.server = server
         self.env = {
             **os.environ,
             "DEBUG": "0",
@@ -80,11 +82,14 @@ class Stack:
 
     def start_asgi(self, index: int) -> None:
         port = self.ports[index]
-        process = self._spawn(
-            [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "ginsite.asgi:application"],
-            f"asgi-{port}",
-        )
+        if self.server == "uvicorn":  # the asyncio loop: uvloop lost messages here
+            args = [PYTHON, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                    "--loop", "asyncio", "--no-access-log", "--log-level", "warning",
+                    "ginsite.asgi:application"]
+        else:
+            args = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                    "ginsite.asgi:application"]
+        process = self._spawn(args, f"asgi-{port}")
         self.asgi[index] = process
         wait_healthy(port)
 

@@ -2,8 +2,8 @@
 
 Groups of a match (consumers join them; docs/protocol.md):
 - ``match-<id>-seat-0`` / ``match-<id>-seat-1``: the sockets of that seat's player;
-  they receive the state with that seat's private player view.
-- ``match-<id>-spectators``: everyone else watching; the spectator view.
+  they receive that seat's messages (its private view, or its event frames).
+- ``match-<id>-spectators``: everyone else watching; the spectator's messages.
 - ``match-<id>``: every socket of the match; public messages only (presence).
 Nothing private ever goes to a shared group.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,8 +23,6 @@ logger = logging.getLogger(__name__)
 # A message sent from another thread must be awaited on this loop for the
 # in-process layer to wake its consumers; see bind_event_loop.
 _server_loop: asyncio.AbstractEventLoop | None = None
-# The state messages this thread broadcast last, per match (see take_sent_state).
-_sent = threading.local()
 
 
 def public_group(match_id: int) -> str:
@@ -51,48 +48,23 @@ def bind_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     _server_loop = loop
 
 
-def match_state_on_commit(match_id: int) -> None:
-    """After commit, send each seat its own state and spectators theirs."""
-    transaction.on_commit(lambda: send_match_state(match_id), robust=True)
+def publish_on_commit(match_id: int, messages: dict[int | None, dict[str, Any]]) -> None:
+    """After commit, send each audience its message (``messages[seat]`` to that
+    seat's sockets, ``messages[None]`` to the spectators). The messages were built
+    by the writer from the state it committed; nothing is read here."""
+    sends = [
+        (
+            spectator_group(match_id) if audience is None else seat_group(match_id, audience),
+            {"type": "match.message", "message": message},
+        )
+        for audience, message in messages.items()
+    ]
+    transaction.on_commit(lambda: _group_send(sends), robust=True)
 
 
 def presence_on_commit(match_id: int) -> None:
     """After commit, tell every socket of the match who is connected."""
     transaction.on_commit(lambda: send_presence(match_id), robust=True)
-
-
-def send_match_state(match_id: int) -> None:
-    from games import selectors
-    from games.models import Match
-
-    try:
-        messages = selectors.match_state_messages(match=Match(pk=match_id))
-    except Match.DoesNotExist:
-        return
-    if not hasattr(_sent, "states"):
-        _sent.states = {}
-    _sent.states[match_id] = messages
-    _group_send(
-        [
-            (
-                spectator_group(match_id) if audience is None else seat_group(match_id, audience),
-                {"type": "match.state", "message": message},
-            )
-            for audience, message in messages.items()
-        ]
-    )
-
-
-def take_sent_state(match_id: int, audience: int | None) -> dict[str, Any] | None:
-    """The state message for ``audience`` that this thread broadcast for
-    ``match_id`` since the last call, if any (and forget it).
-
-    A consumer answers its own socket with it instead of building it again.
-    """
-    states = getattr(_sent, "states", None) or {}
-    _sent.states = {}
-    messages = states.get(match_id)
-    return None if messages is None else messages.get(audience)
 
 
 def send_presence(match_id: int) -> None:
@@ -105,7 +77,7 @@ def send_presence(match_id: int) -> None:
 
 def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, event)`` in order, in one trip to the event loop: a
-    move's three state messages cost one hop from the database thread, not three."""
+    move's three messages cost one hop from the database thread, not three."""
     layer = get_channel_layer()
     if layer is None:
         return

@@ -225,35 +225,35 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     }
 
     async def _call(self, service: Callable[[Match], Any]) -> None:
-        """Run one service; answer with the new state, or the error (and, for a
-        stale version, the current state)."""
-        error, state = await db(self._call_sync)(service)
+        """Run one service. A move answers with the mover's own message, built by the
+        service from what it wrote; a refusal with the error (and, for a stale
+        version, the current state)."""
+        error, message = await db(self._call_sync)(service)
         if error is not None:
             await self._send(
-                {"type": "error", "version": state["version"], "code": error.code,
+                {"type": "error", "version": message["version"], "code": error.code,
                  "message": error.message}
             )
             if isinstance(error, StaleVersionError):
-                await self._send_state_message(state, force=True)
+                await self._send_message(message, force=True)
             return
-        await self._send_state_message(state, force=False)
+        if message is not None:
+            await self._send_message(message, force=False)
 
-    def _call_sync(self, service: Callable[[Match], Any]) -> tuple[ServiceError | None, dict]:
-        broadcast.take_sent_state(self.match_id, self.seat)  # forget anything older
-        error = None
+    def _call_sync(
+        self, service: Callable[[Match], Any]
+    ) -> tuple[ServiceError | None, dict[str, Any] | None]:
         try:
-            service(Match(pk=self.match_id))
+            result = service(Match(pk=self.match_id))
         except ServiceError as refused:
-            error = refused
-        state = broadcast.take_sent_state(self.match_id, self.seat)
-        if state is None:
             state = selectors.match_state_message(match=Match(pk=self.match_id), user=self.user)
-        return error, state
+            return refused, state
+        return None, result.message if isinstance(result, services.MoveResult) else None
 
     # --- server -> client ---------------------------------------------------------------
 
-    async def match_state(self, event: dict[str, Any]) -> None:
-        await self._send_state_message(event["message"], force=False)
+    async def match_message(self, event: dict[str, Any]) -> None:
+        await self._send_message(event["message"], force=False)
 
     async def match_presence(self, event: dict[str, Any]) -> None:
         await self._send(event["message"])
@@ -262,15 +262,16 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         state = await db(selectors.match_state_message)(
             match=Match(pk=self.match_id), user=self.user
         )
-        await self._send_state_message(state, force=force)
+        await self._send_message(state, force=force)
 
-    async def _send_state_message(self, state: dict[str, Any], *, force: bool) -> None:
+    async def _send_message(self, message: dict[str, Any], *, force: bool) -> None:
         # The same version can reach a socket twice (its own direct answer, then the
-        # broadcast to its seat's group): send each version once, never go back.
-        if not force and state["version"] <= self.version:
+        # copy sent to its seat's group): send each version once, never go back.
+        # A client that finds a gap in the versions asks for ``sync``.
+        if not force and message["version"] <= self.version:
             return
-        self.version = max(self.version, state["version"])
-        await self._send(state)
+        self.version = max(self.version, message["version"])
+        await self._send(message)
 
     async def _send_error(self, code: str, text: str) -> None:
         await self._send({"type": "error", "version": self.version, "code": code, "message": text})

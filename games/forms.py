@@ -38,7 +38,7 @@ def _bonus(label: str, initial: int) -> forms.IntegerField:
 
 
 class RulesForm(forms.Form):
-    """The variant and the options of RULES.md; ``rules()`` gives the RuleSet."""
+    """The variant and the options of docs/rules.md; ``rules()`` gives the RuleSet."""
 
     variant = forms.ChoiceField(
         choices=VARIANT_CHOICES,
@@ -102,7 +102,7 @@ class RulesForm(forms.Form):
             "turn_seconds": None if variant == "time_freedom" else data["turn_seconds"],
         }
         if not base.straight:
-            # Straight Gin pays no gin or big gin bonus and never knocks (RULES.md 8).
+            # Straight Gin pays no gin or big gin bonus and never knocks (docs/rules.md section 8).
             changes["gin_bonus"] = data["gin_bonus"]
             changes["big_gin_bonus"] = data["big_gin_bonus"]
             if not base.oklahoma:
@@ -124,10 +124,14 @@ class ComputerMatchForm(RulesForm):
     field_order = ["level", "variant"]
 
 
+def variant_label(variant: str) -> str:
+    """The name people read for a variant ("Time Freedom" for ``time_freedom``)."""
+    return dict(VARIANT_CHOICES).get(variant, variant.replace("_", " ").capitalize())
+
+
 def rules_summary(rules: dict[str, Any], variant: str) -> str:
     """One line describing a match's rules, for lists and headers."""
-    name = dict(VARIANT_CHOICES).get(variant, variant)
-    parts = [name, f"to {rules.get('target_score')}"]
+    parts = [variant_label(variant), f"to {rules.get('target_score')}"]
     seconds = rules.get("turn_seconds")
     parts.append(f"{seconds} s clock" if seconds else "no clock")
     return " · ".join(parts)

@@ -12,16 +12,24 @@ class Match(models.Model):
         WAITING = "waiting", "Waiting for an opponent"
         ACTIVE = "active", "In play"
         FINISHED = "finished", "Finished"
+        # A friend invitation closed before anyone accepted it (never played).
+        CANCELLED = "cancelled", "Invitation closed"
 
     class EndReason(models.TextChoices):
         TARGET = "target", "Target score reached"
         RESIGN = "resign", "Resigned"
         ABANDON = "abandon", "Abandoned"
+        # A moderator suspended (banned) a player: they forfeit every match in play.
+        SUSPENDED = "suspended", "Forfeit: account suspended"
+        # Why an invitation closed unanswered (status CANCELLED).
+        INVITE_CANCELLED = "cancelled", "Invitation cancelled by its host"
+        INVITE_EXPIRED = "expired", "Invitation expired"
 
     class Kind(models.TextChoices):
         COMPUTER = "computer", "Against the computer"
         FRIEND = "friend", "Against a friend"
         QUICK = "quick", "Quick match"
+        OFFLINE = "offline", "Offline against the computer"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     variant = models.CharField(max_length=32, default="default")
@@ -35,13 +43,20 @@ class Match(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
-    # Turn clock (RULES.md section 9): when the current turn runs out, or null.
+    # Turn clock (docs/rules.md section 9): when the current turn runs out, or null.
     turn_deadline = models.DateTimeField(null=True, blank=True)
     # Seat to move in the current hand (null when waiting or finished); mirrors the
     # engine state so listings and the clock sweep need no JSON decoding.
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # When the seat to move got the turn (the disconnection limit counts from here).
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # When the clock sweep must look at this match next (the turn's deadline or the
+    # disconnection limit of the player to move); null when nothing is timed.
+    clock_due_at = models.DateTimeField(null=True, blank=True)
+    # The finished hands as the table lists them ({number, dealer, commitment, seed,
+    # result}, in order): a move that ends a hand appends one; the live table and the
+    # engine's MatchState are built from it without reading the Hand rows.
+    finished_hands = models.JSONField(default=list, blank=True)
     # score_match(...).to_dict() once the match is over (forfeits included).
     final_score = models.JSONField(null=True, blank=True)
     # Seat that offered a rematch of this finished match, until the other accepts.
@@ -49,12 +64,22 @@ class Match(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # An offline match (kind "offline", never rated) keeps the id the browser gave
+    # it, so that uploading it again finds the match instead of making a copy.
+    offline_id = models.CharField(max_length=64, unique=True, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "finished_at"])]
+        verbose_name_plural = "matches"
+        indexes = [
+            models.Index(fields=["status", "finished_at"]),
+            models.Index(
+                fields=["clock_due_at"], name="match_clock_due",
+                condition=models.Q(clock_due_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.get_status_display()})"
@@ -184,3 +209,31 @@ class QuickMatchEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} waiting for {self.variant}"
+
+
+class RatedPlayBan(models.Model):
+    """A time out from rated play after repeated abandonment of rated matches
+    (games/services/fairplay.py says when and for how long). Staff may lift one."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rated_play_bans"
+    )
+    # The abandonment that caused it.
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    # 1 for a first ban, 2 for a repeat (twice as long)... counted over FORGIVE_AFTER.
+    offence = models.PositiveSmallIntegerField()
+    abandonments = models.PositiveSmallIntegerField()  # within the window, this one included
+    starts_at = models.DateTimeField()
+    until = models.DateTimeField(db_index=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["user", "until"])]
+
+    def __str__(self) -> str:
+        return f"Rated play ban of {self.user} until {self.until:%Y-%m-%d %H:%M} UTC"

@@ -1,19 +1,20 @@
 """Reads of matches for pages, consumers and broadcasts.
 
-The ``state`` message of docs/protocol.md is built here, per recipient: a seated
-player gets the engine's ``player_view`` of their seat, anyone else the
-``spectator_view``. Seeds appear only for finished hands (or once the match is over).
+The ``state`` message of docs/protocol.md (built by games/messages.py, as the
+writers build theirs) is read here for connect and ``sync``: a seated player gets
+their seat's player view, anyone else the spectator view. Seeds appear only for
+finished hands (or once the match is over).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.engine import HandState, RuleSet
+from games import messages
+from games.engine import HandState, MatchState, RuleSet
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
 from games.services.errors import HandNotOverError
 
@@ -29,18 +30,25 @@ def seat_for_user(*, match: Match, user: Any) -> int | None:
 
 def match_state_message(*, match: Match, user: Any) -> dict[str, Any]:
     """The ``state`` message for ``user``: their seat's view, or the spectator view
-    (of the match as it is now: ``match`` may be an old row, or only a pk)."""
-    match, seats, hands = _load(match)
+    (of the match as it is now: ``match`` may be an old row, or only a pk).
+    Raises ``Match.DoesNotExist`` if the match is gone."""
+    row, seats, hand = _load(match)
     you = next((s.index for s in seats if _is_user(s, user)), None)
-    return _state_messages(match, seats, hands, [you])[you]
-
-
-def match_state_messages(*, match: Match) -> dict[Audience, dict[str, Any]]:
-    """The ``state`` message for each human seat and for spectators (one read; as
-    for ``match_state_message``, only ``match.pk`` counts)."""
-    match, seats, hands = _load(match)
-    audiences: list[Audience] = [s.index for s in seats if s.user_id is not None]
-    return _state_messages(match, seats, hands, [*audiences, None])
+    state = None
+    if hand is not None:
+        state = MatchState.from_parts(
+            RuleSet.from_dict(row.rules), row.first_dealer,
+            [summary["result"] for summary in row.finished_hands],
+            HandState.from_dict(hand.state), hand.number,
+        )
+    now = timezone.now()
+    table = messages.table(
+        match=row, seats=seats, hands=row.finished_hands, current=hand,
+        clock=messages.clock_dict(row.rules, row.turn_deadline, now)
+        if row.status == Match.Status.ACTIVE else None,
+        rematch_id=_rematch_id(row) if row.status == Match.Status.FINISHED else None,
+    )
+    return messages.state(version=row.version, audience=you, table=table, match=state)
 
 
 def presence_message(*, match_id: int) -> dict[str, Any] | None:
@@ -96,7 +104,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         )
     return {
         "match_id": match.pk,
-        "seats": [_seat_name(s) for s in seats],
+        "seats": [messages.seat_name(s) for s in seats],
         "hands": rows,
         "final": match.final_score,
         "winner": match.winner_seat,
@@ -136,16 +144,15 @@ def hand_replay(*, hand: Hand) -> list[dict[str, Any]]:
 # --- building the state message ------------------------------------------------------
 
 
-def _load(match: Match) -> tuple[Match, list[Seat], list[Hand]]:
-    """The match row, its seats and its hands; only ``match.pk`` is used. The row is
-    read in the same statement as the hands, so the version sent always belongs to
-    the position sent, even while another process commits a move. Raises
-    ``Match.DoesNotExist`` if the match is gone."""
+def _load(match: Match) -> tuple[Match, list[Seat], Hand | None]:
+    """The match row, its seats and its current hand; only ``match.pk`` is used. The
+    row is read in the same statement as the hand, so the version sent always belongs
+    to the position sent, even while another process commits a move."""
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    hands = list(Hand.objects.filter(match=match).select_related("match").order_by("number"))
-    if hands:
-        return hands[-1].match, seats, hands
-    return Match.objects.get(pk=match.pk), seats, hands  # no hand dealt yet
+    hand = Hand.objects.filter(match=match).select_related("match").order_by("-number").first()
+    if hand is not None:
+        return hand.match, seats, hand
+    return Match.objects.get(pk=match.pk), seats, None  # no hand dealt yet
 
 
 def _is_user(seat: Seat, user: Any) -> bool:
@@ -158,96 +165,6 @@ def _is_user(seat: Seat, user: Any) -> bool:
 
 def _connected(seat: Seat) -> bool:
     return bool(seat.bot_level) or seat.connected
-
-
-def _seat_name(seat: Seat) -> str:
-    if seat.bot_level:
-        return f"Computer ({seat.bot_level})"
-    if seat.user is None:
-        return "deleted player"
-    return seat.user.display_name
-
-
-def _state_messages(
-    match: Match, seats: list[Seat], hands: list[Hand], audiences: list[Audience]
-) -> dict[Audience, dict[str, Any]]:
-    shared = _match_dict(match, seats, hands)
-    current = hands[-1] if hands else None
-    state = HandState.from_dict(current.state) if current is not None else None
-    messages = {}
-    for audience in audiences:
-        if state is None:
-            view = None
-        elif audience is None:
-            view = state.spectator_view()
-        else:
-            view = state.player_view(audience)
-        messages[audience] = {
-            "type": "state",
-            "version": match.version,
-            "you": audience,
-            "match": shared,
-            "view": view,
-        }
-    return messages
-
-
-def _match_dict(match: Match, seats: list[Seat], hands: list[Hand]) -> dict[str, Any]:
-    over = match.status == Match.Status.FINISHED
-    current = hands[-1] if hands else None
-    return {
-        "id": match.pk,
-        "status": match.status,
-        "kind": match.kind,
-        "variant": match.variant,
-        "rated": match.rated,
-        "rules": match.rules,
-        "hand_number": current.number if current else 0,
-        "seats": [
-            {
-                "seat": s.index,
-                "name": _seat_name(s),
-                "bot_level": s.bot_level or None,
-                "connected": _connected(s),
-                "score": s.score,
-            }
-            for s in seats
-        ],
-        "commitment": current.seed_hash if current else None,
-        "clock": _clock(match),
-        "current_seat": match.current_seat,
-        "winner": match.winner_seat,
-        "end_reason": match.end_reason or None,
-        "final": match.final_score,
-        "hands": [
-            {
-                "number": h.number,
-                "dealer": h.dealer,
-                "commitment": h.seed_hash,
-                "seed": bytes(h.seed).hex(),
-                "result": h.result,
-            }
-            for h in hands
-            if h.result is not None or over
-        ],
-        "rematch": {
-            "offered_by": match.rematch_offered_by,
-            "match_id": _rematch_id(match) if over else None,
-        },
-    }
-
-
-def _clock(match: Match) -> dict[str, Any] | None:
-    seconds = match.rules.get("turn_seconds")
-    if match.status != Match.Status.ACTIVE or seconds is None or match.turn_deadline is None:
-        return None
-    deadline: datetime = match.turn_deadline
-    remaining = (deadline - timezone.now()).total_seconds()
-    return {
-        "turn_seconds": seconds,
-        "deadline": deadline.isoformat().replace("+00:00", "Z"),
-        "remaining_ms": max(0, int(remaining * 1000)),
-    }
 
 
 def _rematch_id(match: Match) -> int | None:

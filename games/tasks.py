@@ -23,3 +23,15 @@ def clock_expire(match_id: int, expected_version: int) -> None:
 @shared_task(name="games.clock_sweep", acks_late=True, ignore_result=True)
 def clock_sweep() -> None:
     services.clock_sweep()
+
+
+@shared_task(name="games.clock_tick", ignore_result=True)
+def clock_tick() -> None:
+    """Every second (beat): the matches whose clock is due. Not acks_late: a lost tick
+    is replaced by the next one."""
+    services.clock_tick()
+
+
+@shared_task(name="games.invites_expire", acks_late=True, ignore_result=True)
+def invites_expire() -> int:
+    return services.invites_expire()

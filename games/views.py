@@ -12,12 +12,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
+from games.analysis import selectors as analysis_selectors
+from games.analysis.services import hint_allowed
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
+from games.services import fairplay
 from games.services.errors import ServiceError
 
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -46,6 +50,8 @@ def _match_rows(user: Any) -> dict[str, list[dict[str, Any]]]:
     ongoing: list[dict[str, Any]] = []
     finished: list[dict[str, Any]] = []
     for match in selectors.matches_for_user(user=user):
+        if match.status == Match.Status.CANCELLED:
+            continue  # an invitation that closed unanswered was never a match
         seats = sorted(match.seats.all(), key=lambda s: s.index)
         mine = next((s for s in seats if s.user_id == user.pk), None)
         other = next((s for s in seats if s is not mine), None)
@@ -63,9 +69,17 @@ def _match_rows(user: Any) -> dict[str, list[dict[str, Any]]]:
             "won": match.winner_seat is not None and mine is not None
             and match.winner_seat == mine.index,
             "summary": rules_summary(match.rules, match.variant),
+            "offline": match.kind == Match.Kind.OFFLINE,
         }
         (finished if match.status == Match.Status.FINISHED else ongoing).append(row)
     return {"ongoing": ongoing, "finished": finished}
+
+
+def _rated_ban_sentence(user: Any) -> str:
+    """Why and how long ``user`` may not play rated matches, or "" if they may."""
+    now = timezone.now()
+    ban = fairplay.active_ban(user=user, now=now)
+    return fairplay.ban_sentence(ban, now) if ban is not None else ""
 
 
 def _render_home(
@@ -76,6 +90,7 @@ def _render_home(
         context.update(_match_rows(request.user))
         if not request.user.is_guest:
             context["quick"] = selectors.quickmatch_status(user=request.user)
+            context["rated_ban"] = _rated_ban_sentence(request.user)
     return render(request, "home.html", context, status=status)
 
 
@@ -210,6 +225,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if selectors.seat_for_user(match=match, user=request.user) is not None:
         return redirect("games:table", match_id=match.pk)
     host = match.seats.select_related("user").first()
+    closed = match.status == Match.Status.CANCELLED or (
+        match.status == Match.Status.WAITING
+        and match.created_at <= timezone.now() - services.matches.INVITE_TTL
+    )
     return render(
         request,
         "games/join.html",
@@ -217,8 +236,10 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             "match": match,
             "host": host.user.display_name if host and host.user else "a player",
             "summary": rules_summary(match.rules, match.variant),
-            "taken": match.status != Match.Status.WAITING,
+            "taken": match.status in (Match.Status.ACTIVE, Match.Status.FINISHED),
+            "closed": services.matches.invite_closed_sentence(match) if closed else "",
             "guest": request.user.is_guest,
+            "rated_ban": _rated_ban_sentence(request.user) if match.rated else "",
         },
     )
 
@@ -227,6 +248,8 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table page; the game state itself arrives over the WebSocket."""
     match = get_object_or_404(Match, pk=match_id)
     you = selectors.seat_for_user(match=match, user=request.user)
+    if match.status == Match.Status.CANCELLED:
+        return render(request, "games/invite_closed.html", {"match": match, "you": you})
     invite_url = None
     if match.status == Match.Status.WAITING and match.invite_token and you is not None:
         invite_url = request.build_absolute_uri(
@@ -249,9 +272,27 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "table_config": config,
             "invite_url": invite_url,
+            "invite_hours": int(services.matches.INVITE_TTL.total_seconds() // 3600),
             "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
+            "hint_url": reverse("analysis:hint", args=[match.pk])
+            if you is not None and match.status != Match.Status.FINISHED and hint_allowed(match)
+            else None,
         },
     )
+
+
+@require_POST
+@login_required
+def cancel_invite(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The host withdraws a friend invitation nobody has accepted yet."""
+    match = get_object_or_404(Match, pk=match_id)
+    try:
+        services.match_cancel_invite(match=match, user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("games:table", match_id=match.pk)
+    messages.info(request, "Invitation cancelled: its link no longer works.")
+    return redirect("games:my_matches")
 
 
 @login_required
@@ -261,21 +302,21 @@ def my_matches(request: HttpRequest) -> HttpResponse:
 
 
 def _visible_match(request: HttpRequest, match_id: int) -> Match:
-    """A match whose record the user may read: a finished match, or one they play."""
-    match = get_object_or_404(Match, pk=match_id)
-    if match.status != Match.Status.FINISHED and (
-        selectors.seat_for_user(match=match, user=request.user) is None
-    ):
-        raise Http404("Only the players can see the record of a match in progress.")
-    return match
+    """A match whose record may be read. Anyone may watch a match, so anyone may read
+    its finished hands (a spectator saw each showdown); a hand still in play is never
+    in the record (``selectors.hand_replay`` refuses it)."""
+    return get_object_or_404(Match, pk=match_id)
 
 
 def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
     """Hand by hand: who dealt, how it ended, the points and the running totals."""
     match = _visible_match(request, match_id)
     sheet = selectors.match_score_sheet(match=match)
+    accuracy = analysis_selectors.sheet_accuracy(match=match)
     for row in sheet["hands"]:
         row["label"] = RESULT_LABELS.get(row["kind"], row["kind"])
+        row["accuracy"] = accuracy["hands"].get(row["number"])
+    sheet["accuracy"] = accuracy["match"]
     return render(
         request,
         "games/score_sheet.html",
@@ -313,6 +354,7 @@ def replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
                 "steps": steps,
                 "number": hand.number,
                 "you": selectors.seat_for_user(match=match, user=request.user),
+                "review_url": reverse("analysis:hand_review", args=[match.pk, hand.number]),
             },
             "numbers": [row["number"] for row in sheet["hands"]],
             "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels routing."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels routing; in the
+embedded mode it also starts the periodic jobs (ginsite/embedded_beat.py)."""
 
 import os
 
@@ -11,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from ginsite import embedded_beat  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -21,3 +23,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# The embedded mode's periodic jobs start with the site (a no-op where beat runs).
+embedded_beat.start()

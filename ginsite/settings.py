@@ -36,6 +36,8 @@ CSRF_TRUSTED_ORIGINS = [
 ]
 
 INSTALLED_APPS = [
+    # Before daphne: its runserver (ginsite/management/commands/runserver.py) wraps daphne's.
+    "ginsite",
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -53,6 +55,8 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "games.chat",
+    "games.api",
+    "games.analysis",
 ]
 
 MIDDLEWARE = [
@@ -92,13 +96,14 @@ TEMPLATES = [
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
-    # A live server process in tests must reach the same test database (STACK-NOTES 4).
+    # A live server process in tests (daphne, a Celery worker) must reach the same test
+    # database as pytest: without an explicit TEST name it would connect to another one.
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3",
             "OPTIONS": {"timeout": 20},
             "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
         }
@@ -109,20 +114,40 @@ AUTH_USER_MODEL = "accounts.User"
 
 # --- Redis: channel layer and Celery broker ----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# The channel layer may be sharded over several Redis servers (CHANNEL_REDIS_URLS,
+# comma-separated; channels-redis spreads groups and channels over them by hash), and
+# may be channels-redis's pub/sub layer (CHANNEL_LAYER=pubsub) instead of its default
+# list-based one (docs/operations.md compares them).
+CHANNEL_REDIS_URLS = [
+    url.strip() for url in os.environ.get("CHANNEL_REDIS_URLS", REDIS_URL).split(",") if url.strip()
+]
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # socket_timeout None: redis-py 8's 5 s default drops idle sockets
-                # (STACK-NOTES pitfall 1).
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
-                "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
-                "capacity": 1500,
-                "expiry": 30,
-            },
+    # socket_timeout None: redis-py 8's 5 s default socket timeout collides with
+    # channels-redis's blocking read, and idle WebSockets (a player waiting for the
+    # opponent) were closed with code 1011 after ~5 s.
+    _channel_hosts = [{"address": url, "socket_timeout": None} for url in CHANNEL_REDIS_URLS]
+    if os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {
+                    "hosts": _channel_hosts,
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                },
+            }
         }
-    }
+    else:
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {
+                    "hosts": _channel_hosts,
+                    "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
+                    "capacity": 1500,
+                    "expiry": 30,
+                },
+            }
+        }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     # Shared cache: rate limits (allauth's login throttling, chat, match creation) hold
@@ -139,6 +164,9 @@ else:
     CELERY_BROKER_URL = "memory://"
     # Embedded default: tasks run in-process, no worker needed.
     CELERY_TASK_ALWAYS_EAGER = True
+# The embedded mode runs the beat schedule below on a thread of the site's process
+# (ginsite/embedded_beat.py); with REDIS_URL, celery beat does.
+EMBEDDED_SCHEDULER = not REDIS_URL and env_bool("EMBEDDED_SCHEDULER", True)
 
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
@@ -165,7 +193,7 @@ ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optio
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_ADAPTER = "accounts.guest_signup.AccountAdapter"
 # Paths under /players/ that a username must not shadow.
-ACCOUNT_USERNAME_BLACKLIST = ["settings", "etiquette"]
+ACCOUNT_USERNAME_BLACKLIST = ["settings", "etiquette", "computer"]
 # Login throttling: failed logins are limited per IP and per account (allauth, backed by
 # the shared cache).
 ACCOUNT_RATE_LIMITS = {
@@ -243,20 +271,37 @@ LOGGING = {
         "ginsite.request": {
             "level": os.environ.get("REQUEST_LOG_LEVEL", "WARNING" if DEBUG else "INFO")
         },
+        # The embedded scheduler runs periodic tasks in-process: no line per run
+        # (failures are still logged).
+        "celery.app.trace": {"level": "WARNING" if EMBEDDED_SCHEDULER else "INFO"},
     },
 }
 
 # --- Game platform settings -----------------------------------------------------
 # Human-like pause before a computer opponent moves, in seconds.
 BOT_THINK_SECONDS = float(os.environ.get("BOT_THINK_SECONDS", "0.8"))
-# Live play: the clock sweep replaces lost clock and computer-move tasks (docs/operations.md).
+# Live play (docs/operations.md): every second the matches whose turn clock is due are
+# checked (one indexed read when none is); every 30 s the sweep behind it also expires
+# the sockets of dead processes and replaces lost computer-move tasks.
+CELERY_BEAT_SCHEDULE["games-clock-tick"] = {
+    "task": "games.clock_tick",
+    "schedule": 1.0,
+    "options": {"expires": 5},
+}
 CELERY_BEAT_SCHEDULE["games-clock-sweep"] = {"task": "games.clock_sweep", "schedule": 30.0}
+# Friend invitations nobody accepted close after 24 hours (games/services/matches.py).
+CELERY_BEAT_SCHEDULE["games-invites-expire"] = {"task": "games.invites_expire", "schedule": 600.0}
 LEADERBOARD_MIN_MATCHES = int(os.environ.get("LEADERBOARD_MIN_MATCHES", "5"))
 LEADERBOARD_MIN_COMPUTER_MATCHES = int(os.environ.get("LEADERBOARD_MIN_COMPUTER_MATCHES", "10"))
+# Part of the offline app's cache version (games/offline_views.py): changing it makes
+# browsers install the offline table afresh even when no file changed.
+OFFLINE_APP_RELEASE = os.environ.get("OFFLINE_APP_RELEASE", "")
 # Leaderboards (synced into django-celery-beat's PeriodicTask table, editable in the admin).
+# Every 60 s: a rated match shows on the weekly and monthly boards within a minute
+# (about 1.4 s of database work per run at 10,000 players: docs/benchmarks.md).
 CELERY_BEAT_SCHEDULE["leaderboards-refresh-boards"] = {
     "task": "leaderboards.refresh_boards",
-    "schedule": 120.0,
+    "schedule": 60.0,
 }
 CELERY_BEAT_SCHEDULE["leaderboards-apply-pending-ratings"] = {
     "task": "leaderboards.apply_pending_ratings",
@@ -274,3 +319,18 @@ CHAT_RATE_SECONDS = int(os.environ.get("CHAT_RATE_SECONDS", "10"))
 CHAT_HISTORY_SIZE = int(os.environ.get("CHAT_HISTORY_SIZE", "50"))
 # Whether spectators of a match read its table chat (players alone ever write it).
 CHAT_SPECTATORS_CAN_READ = env_bool("CHAT_SPECTATORS_CAN_READ", True)
+
+# Bot API (games/api, docs/bot-api.md): requests per window in seconds, per token, and
+# per address for reads without a token. The event and match streams send an empty
+# keep-alive line after this many seconds without a line.
+API_RATE_LIMIT = (int(os.environ.get("API_REQUESTS_PER_MINUTE", "300")), 60)
+API_ANON_RATE_LIMIT = (int(os.environ.get("API_ANON_REQUESTS_PER_MINUTE", "60")), 60)
+API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "7"))
+# Post-hand analysis (games/analysis): its tasks go to their own queue, consumed by a
+# worker started with `-Q analysis` (docs/operations.md), so that live computer turns
+# on the default queue never wait behind an analysis. The sweep enqueues any finished
+# hand left without analysis.
+CELERY_TASK_ROUTES = {"analysis.*": {"queue": "analysis"}}
+# Most sampled worlds per analysed decision (docs/analysis.md: error and CPU time).
+ANALYSIS_MAX_WORLDS = int(os.environ.get("ANALYSIS_MAX_WORLDS", "160"))
+CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "analysis.sweep", "schedule": 60.0}

@@ -60,6 +60,7 @@ class BoardEntry(models.Model):
     gins = models.PositiveIntegerField()
 
     class Meta:
+        verbose_name_plural = "board entries"
         constraints = [
             models.UniqueConstraint(fields=["board", "user"], name="one_entry_per_player"),
         ]
@@ -78,6 +79,7 @@ class ComputerBoardEntry(models.Model):
     matches_won = models.PositiveIntegerField()
 
     class Meta:
+        verbose_name_plural = "computer board entries"
         constraints = [
             models.UniqueConstraint(fields=["level", "user"], name="one_computer_entry_per_player"),
         ]

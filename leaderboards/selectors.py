@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import quote
 
+from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
 from accounts.models import User
+from games.models import Match, Seat
 from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import Period, period_containing
 from leaderboards.services import COMPUTER_BOARD_LEVELS
@@ -46,6 +48,39 @@ class BoardPage:
     previous_url: str
     next_url: str | None
     past_boards: list[dict] = field(default_factory=list)
+    #: Whether the period is the current week or month (the page's tense).
+    is_current: bool = True
+    #: The signed-in player's rated matches finished in the period, counted from the
+    #: match records when the stored board has no line of theirs (None otherwise):
+    #: the board may not have been computed since they played.
+    viewer_matches: int | None = None
+    #: How often boards are recomputed, in words ("every minute").
+    refresh_every: str = ""
+
+
+def refresh_every() -> str:
+    """The period of the board refresh in the beat schedule, in words."""
+    entry = settings.CELERY_BEAT_SCHEDULE.get("leaderboards-refresh-boards", {})
+    try:
+        seconds = round(float(entry["schedule"]))
+    except (KeyError, TypeError, ValueError):
+        return "regularly"
+    if seconds == 60:
+        return "every minute"
+    if seconds % 60 == 0:
+        return f"every {seconds // 60} minutes"
+    return f"every {seconds} seconds"
+
+
+def _rated_matches_in(period: Period, user_id: int) -> int:
+    """The player's rated matches finished in ``period``, from the match records."""
+    return Seat.objects.filter(
+        user_id=user_id,
+        match__status=Match.Status.FINISHED,
+        match__rated=True,
+        match__finished_at__gte=period.start,
+        match__finished_at__lt=period.end,
+    ).count()
 
 
 def profile_url(username: str) -> str:
@@ -188,8 +223,14 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         previous_url=period_url(period.previous()),
         next_url=period_url(period.next()) if period.start < current.start else None,
         past_boards=[{"label": b.period.label, "url": period_url(b.period)} for b in past],
+        is_current=period.start >= current.start,
+        refresh_every=refresh_every(),
     )
+    viewer_id = _viewer_id(viewer)
+    registered = viewer_id is not None and not viewer.is_guest
     if board is None:
+        if registered:
+            page.viewer_matches = _rated_matches_in(period, viewer_id)
         return page
     page.rows, own = _ranked_rows(
         table=BoardEntry._meta.db_table,
@@ -197,8 +238,10 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         hidden_where="h.board_id = e.board_id",
         fields=BOARD_FIELDS,
         params={"board": board.pk},
-        viewer_id=_viewer_id(viewer),
+        viewer_id=viewer_id,
     )
+    if own is None and registered:
+        page.viewer_matches = _rated_matches_in(period, viewer_id)
     if own is not None:
         qualified = own["rank"] is not None
         page.viewer = ViewerStanding(
@@ -224,7 +267,8 @@ _RATING_TOP_SQL = """
            r.rating, r.deviation, r.rated_matches
     FROM {rating} r
     WHERE r.rated_matches > 0
-      AND (SELECT is_active AND NOT is_guest FROM {user} WHERE id = r.user_id)
+      AND (SELECT is_active AND NOT is_guest AND is_bot = %(bots)s
+           FROM {user} WHERE id = r.user_id)
     ORDER BY r.rating DESC, r.user_id
     LIMIT %(limit)s
 """
@@ -238,16 +282,20 @@ _RATING_OWN_SQL = """
          - (SELECT COUNT(*) FROM {rating} a JOIN {user} hu ON hu.id = a.user_id
             WHERE a.rated_matches > 0 AND a.rating >= r.rating
               AND (a.rating > r.rating OR a.user_id < r.user_id)
-              AND (NOT hu.is_active OR hu.is_guest)) AS position,
+              AND (NOT hu.is_active OR hu.is_guest OR hu.is_bot <> %(bots)s)) AS position,
            r.user_id, u.username AS user__username, r.rating, r.deviation, r.rated_matches
     FROM {rating} r JOIN {user} u ON u.id = r.user_id
     WHERE r.user_id = %(viewer)s AND r.rated_matches > 0 AND u.is_active AND NOT u.is_guest
+      AND u.is_bot = %(bots)s
 """
 
 
-def rating_page(*, viewer: User | None) -> RatingPage:
-    """The all-time rating board: every active registered player with a rated match."""
-    rows, own = _top_and_own(_RATING_TOP_SQL, _RATING_OWN_SQL, {}, _viewer_id(viewer))
+def rating_page(*, viewer: User | None, bots: bool = False) -> RatingPage:
+    """The all-time rating board: every active registered player with a rated match;
+    ``bots``: the board of BOT accounts instead (they play rated only each other)."""
+    rows, own = _top_and_own(
+        _RATING_TOP_SQL, _RATING_OWN_SQL, {"bots": bots}, _viewer_id(viewer)
+    )
     page = RatingPage(rows=rows, viewer=None)
     if own is not None:
         page.viewer = ViewerStanding(position=own["position"], row=own)

@@ -24,7 +24,8 @@ from leaderboards.periods import Period, PeriodKind, period_containing
 #: A period is finalised this long after it ends, so a match whose transaction set
 #: ``finished_at`` just before midnight and committed just after still counts.
 FINALISE_GRACE = timedelta(minutes=2)
-#: The computer levels that have a board (win rate against them).
+#: The computer levels that have a board (win rate against them); easy and medium have
+#: none: nearly every regular wins there (templates/leaderboards/computer.html says so).
 COMPUTER_BOARD_LEVELS = ("hard", "expert")
 
 
@@ -42,7 +43,8 @@ def _tables() -> dict[str, str]:
     }
 
 
-# Totals per registered, active player over the rated matches finished in [start, end).
+# Totals per registered, active player (not a BOT account: bots have their own rating
+# board) over the rated matches finished in [start, end).
 _PERIOD_TOTALS_SQL = """
     SELECT s.user_id AS user_id,
            SUM(s.score) AS points,
@@ -55,7 +57,7 @@ _PERIOD_TOTALS_SQL = """
     JOIN {user} u ON u.id = s.user_id
     WHERE m.status = %(finished)s AND m.rated
       AND m.finished_at >= %(start)s AND m.finished_at < %(end)s
-      AND u.is_active AND NOT u.is_guest
+      AND u.is_active AND NOT u.is_guest AND NOT u.is_bot
     GROUP BY s.user_id
 """
 
@@ -97,8 +99,8 @@ _COMPUTER_TOTALS_SQL = """
     JOIN {match} m ON m.id = s.match_id
     JOIN {seat} bot ON bot.match_id = m.id AND bot."index" <> s."index"
     JOIN {user} u ON u.id = s.user_id
-    WHERE m.status = %(finished)s AND bot.bot_level = %(level)s
-      AND u.is_active AND NOT u.is_guest
+    WHERE m.status = %(finished)s AND bot.bot_level = %(level)s AND m.kind <> %(offline)s
+      AND u.is_active AND NOT u.is_guest AND NOT u.is_bot
     GROUP BY s.user_id
 """
 
@@ -203,6 +205,7 @@ def computer_boards_recompute() -> None:
             "level": level,
             "min_matches": settings.LEADERBOARD_MIN_COMPUTER_MATCHES,
             "finished": Match.Status.FINISHED.value,
+            "offline": Match.Kind.OFFLINE.value,  # offline matches never count
         }
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(_sql(_COMPUTER_UPSERT_SQL, _COMPUTER_TOTALS_SQL), params)

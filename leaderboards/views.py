@@ -50,6 +50,12 @@ def rating_board(request: HttpRequest) -> HttpResponse:
     return render(request, "leaderboards/rating.html", {"page": page, "tab": "rating"})
 
 
+def bot_rating_board(request: HttpRequest) -> HttpResponse:
+    """The rating board of BOT accounts (docs/bot-api.md)."""
+    page = selectors.rating_page(viewer=request.user, bots=True)
+    return render(request, "leaderboards/rating.html", {"page": page, "tab": "bots"})
+
+
 def computer_board(request: HttpRequest, level: str = "hard") -> HttpResponse:
     try:
         page = selectors.computer_page(

@@ -1,7 +1,8 @@
 """Suite-wide test configuration.
 
 Browser tests (marker ``browser``, under tests/browser) run last: once Playwright's
-sync API has started, later asyncio tests fail (STACK-NOTES pitfall 2).
+sync API has started, later asyncio tests fail with "Cannot run the event loop while
+another loop is running".
 Rate-limit counters (the lobby's and allauth's, in the shared cache) start from zero
 in every test: all test clients share one address. Every test gets a fresh channel
 layer, and database connections opened in threads close after use.
@@ -97,3 +98,41 @@ def django_db_setup(django_db_setup: None) -> Iterator[None]:
     ]
     for done in closing:
         done.result()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_database_before_the_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test ends with a flush that truncates every table. Work the test
+    started elsewhere (a live server handling a closed socket, a worker's task, a
+    consumer's database thread) may still be writing two of those tables: the flush
+    would deadlock with it. Before the flush, wait until no other connection to the
+    test database is inside a statement or a transaction, twice in a row (at most 10 s).
+    Set up after the database fixture, so torn down before its flush."""
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction"):
+        yield
+        return
+    request.getfixturevalue("_django_db_helper")
+    yield
+    wait_for_a_quiet_database()
+
+
+def wait_for_a_quiet_database(timeout: float = 10.0) -> None:
+    """Until no other connection to this database is busy, twice in a row."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 2:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+            )
+            busy = cursor.fetchone()[0]
+        quiet = 0 if busy else quiet + 1
+        time.sleep(0.05)

@@ -2,7 +2,8 @@
 
 Both run as subprocesses on the pytest test database and the suite's Redis
 (``REDIS_URL``), so tests that use them must be ``django_db(transaction=True)``
-(the processes only see committed rows; STACK-NOTES pitfalls 5 and 6). They are
+(the processes only see committed rows, and writes made through ``sync_to_async``
+commit for real). They are
 session fixtures that start after ``django_db_setup`` and stop before the test
 database is dropped.
 

@@ -238,6 +238,9 @@ def _removal_table() -> list[tuple[int, int]]:
 
 
 BEST_REMOVAL = _removal_table()
+_DISCARD_CACHE: dict[int, tuple[int, int]] = {}
+"""The slow path's answers, by hand | forbidden << 52 (cleared when full)."""
+_DISCARD_CACHE_LIMIT = 100_000
 
 
 def best_discard(hand11: int, forbidden: int = 0) -> tuple[int, int]:
@@ -261,6 +264,10 @@ def best_discard(hand11: int, forbidden: int = 0) -> tuple[int, int]:
                 if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
                     best_dw, best_i = dw, i
         return best_dw, best_i
+    key = hand11 | forbidden << 52
+    cached = _DISCARD_CACHE.get(key)
+    if cached is not None:
+        return cached
     best_dw, best_i = 1 << 30, -1
     mask = hand11 & ~forbidden
     while mask:
@@ -270,4 +277,7 @@ def best_discard(hand11: int, forbidden: int = 0) -> tuple[int, int]:
         dw = deadwood(hand11 ^ low)
         if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
             best_dw, best_i = dw, i
+    if len(_DISCARD_CACHE) >= _DISCARD_CACHE_LIMIT:
+        _DISCARD_CACHE.clear()
+    _DISCARD_CACHE[key] = best_dw, best_i
     return best_dw, best_i

@@ -130,7 +130,7 @@ class Search:
             for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH):
                 base = 0
                 for index, move in enumerate(moves):
-                    value, turns = self._play(move, opp_hand, stock)
+                    value, turns = self.play(move, opp_hand, stock)
                     used += turns + 1
                     if index == 0:
                         base = value
@@ -150,7 +150,8 @@ class Search:
                 best, best_score = moves[index], mean
         return best
 
-    def _play(self, move: Move, opp_hand: int, stock: list[int]) -> tuple[int, int]:
+    def play(self, move: Move, opp_hand: int, stock: list[int]) -> tuple[int, int]:
+        """(value for us, turns simulated) of ``move`` played out in one world."""
         k = self.k
         me, opp = self.me, self.opp
         hands = [0, 0]

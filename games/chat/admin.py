@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from accounts import services as moderation
 from accounts.models import Ban, Mute, Warning
@@ -109,7 +110,12 @@ class ChatMessageAdmin(admin.ModelAdmin):
             moderation.message_hide(
                 staff=request.user, message=message, reason=form.cleaned_data["reason"]
             )
-        self.message_user(request, f"{queryset.count()} message(s) hidden.", messages.SUCCESS)
+        hidden = queryset.count()
+        self.message_user(
+            request,
+            ngettext("%(n)d message hidden.", "%(n)d messages hidden.", hidden) % {"n": hidden},
+            messages.SUCCESS,
+        )
         return None
 
 
@@ -171,7 +177,11 @@ class ChatReportAdmin(admin.ModelAdmin):
         ):
             moderation.report_dismiss(staff=request.user, report=report)
             done += 1
-        self.message_user(request, f"{done} report(s) dismissed.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(n)d report dismissed.", "%(n)d reports dismissed.", done) % {"n": done},
+            messages.SUCCESS,
+        )
 
     def change_view(
         self,

@@ -10,6 +10,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import active_mute
@@ -69,10 +70,14 @@ def _check_rate(user: User) -> None:
     )
     if len(recent) >= settings.CHAT_RATE_COUNT:
         wait = math.ceil((recent[-1] + window - now).total_seconds())
+        count, seconds = settings.CHAT_RATE_COUNT, settings.CHAT_RATE_SECONDS
         raise ChatError(
             "rate_limited",
-            f"You are sending messages too fast: at most {settings.CHAT_RATE_COUNT} every "
-            f"{settings.CHAT_RATE_SECONDS} seconds. Wait {max(wait, 1)} s and try again.",
+            "You are sending messages too fast: at most "
+            + ngettext("%(n)d message", "%(n)d messages", count) % {"n": count}
+            + " every "
+            + ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
+            + f". Wait {max(wait, 1)} s and try again.",
         )
 
 

@@ -7,6 +7,7 @@ Everything other code uses is importable from here:
   fast paths ``deadwood_mask`` / ``best_melds_mask`` / ``best_discard_mask`` for bots;
 * rules: ``RuleSet`` and its presets;
 * dealing: ``new_seed``, ``commitment``, ``shuffled_deck``, ``deal_cards``;
+* match: ``MatchState`` (a whole match: dealer rotation, scores, forfeit, ``apply``);
 * state: ``HandState`` (``deal``, ``from_cards``, ``legal_actions``, ``apply``,
   ``player_view``, ``spectator_view``, ``to_dict`` / ``from_dict``), ``parse_action``;
 * scoring: ``HandResult``, ``score_match`` (-> ``MatchScore``), ``next_dealer``;
@@ -26,6 +27,7 @@ from .clock import (
 )
 from .dealing import Deal, commitment, deal_cards, new_seed, shuffled_deck
 from .errors import ActionError, IllegalAction, MalformedAction
+from .match import MatchState
 from .melds import (
     Melding,
     best_discard_mask,
@@ -55,6 +57,7 @@ __all__ = [
     "IllegalAction",
     "MalformedAction",
     "MatchScore",
+    "MatchState",
     "Melding",
     "RuleSet",
     "TurnClock",

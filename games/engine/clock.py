@@ -1,4 +1,4 @@
-"""The turn clock (RULES.md section 9) as a value: "now" is always passed in.
+"""The turn clock (docs/rules.md section 9) as a value: "now" is always passed in.
 
 ``TurnClock.start(rules, now)`` starts a turn's clock (None when the rules have no
 clock); ``clock.expired(now)`` says whether the turn ran out. ``now`` is either a

@@ -1,6 +1,6 @@
-"""The rule set of a match: every option of RULES.md as one frozen value.
+"""The rule set of a match: every option of docs/rules.md as one frozen value.
 
-Variants are presets of the same fields (RULES.md section 8), never special cases
+Variants are presets of the same fields (docs/rules.md section 8), never special cases
 elsewhere. Invalid values raise ValueError naming the field.
 
 >>> RuleSet.default().knock_limit
@@ -77,7 +77,7 @@ class RuleSet:
         if self.oklahoma_ace_gin_only and not self.oklahoma:
             raise ValueError("oklahoma_ace_gin_only applies only to Oklahoma Gin (oklahoma)")
 
-    # --- presets (RULES.md section 8) ---------------------------------------------
+    # --- presets (docs/rules.md section 8) ---------------------------------------------
 
     @classmethod
     def default(cls) -> RuleSet:

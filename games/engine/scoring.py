@@ -1,6 +1,6 @@
 """Scoring: the showdown of one hand (lay-offs, undercut, gin) and of a whole match.
 
-Hand (RULES.md sections 5-6): the knocker's melds are its minimum-deadwood
+Hand (docs/rules.md sections 5-6): the knocker's melds are its minimum-deadwood
 arrangement; among equal ones, the one leaving the defender the fewest lay-off
 points. The defender's own melds and lay-offs are chosen together to minimise the
 defender's deadwood. Nobody lays off after Gin or Big Gin; the knocker never does.
@@ -298,18 +298,27 @@ def score_match(
     reached: int | None = None
     per_hand: list[Pair] = []
     for number, item in enumerate(results, start=1):
-        result = item if isinstance(item, HandResult) else HandResult.from_dict(item)
+        # Only the outcome counts here: a saved result is read, not parsed whole.
+        if isinstance(item, HandResult):
+            kind, winner, won_points = item.kind, item.winner, item.points
+        else:
+            try:
+                kind, winner, won_points = item["kind"], item["winner"], item["points"]
+            except (KeyError, TypeError) as error:
+                raise ValueError(f"hand {number}: not a hand result ({error!r})") from error
         if reached is not None:
             raise ValueError(f"the match was already over before hand {number}")
-        if result.kind == "draw":
+        if kind not in KINDS or not isinstance(won_points, int):
+            raise ValueError(f"hand {number}: not a hand result")
+        if kind == "draw":
             drawn += 1
         else:
-            if result.winner not in (0, 1):
+            if winner not in (0, 1):
                 raise ValueError(f"hand {number} has no winner seat")
-            points[result.winner] += result.points
-            won[result.winner] += 1
-            if points[result.winner] >= rules.target_score:
-                reached = result.winner
+            points[winner] += won_points
+            won[winner] += 1
+            if points[winner] >= rules.target_score:
+                reached = winner
         per_hand.append((points[0], points[1]))
     if reached is not None and forfeit is not None:
         raise ValueError("the match is already over: nobody can forfeit it")

@@ -4,7 +4,7 @@ Phases: ``first_turn`` (the upcard is offered: pass, or take it), ``draw``,
 ``discard`` (11 cards: discard, knock or Big Gin) and ``over``. ``apply`` returns a
 new state and the public events the action caused; the old state never changes.
 
-Actions are small JSON objects (DESIGN.md): ``{"type": "pass"}``,
+Actions are small JSON objects (docs/protocol.md, "Actions"): ``{"type": "pass"}``,
 ``{"type": "draw", "source": "stock" | "discard"}``, ``{"type": "discard", "card": "TD"}``,
 ``{"type": "knock", "card": "TD"}`` (``card`` may be left out: the knock convenience
 picks the card leaving the lowest deadwood) and ``{"type": "big_gin"}``.
@@ -378,7 +378,7 @@ class HandState:
     # --- views -----------------------------------------------------------------------
 
     def player_view(self, seat: int) -> dict[str, Any]:
-        """What the player in ``seat`` may see (RULES.md section 10), JSON-ready."""
+        """What the player in ``seat`` may see (docs/rules.md section 10), JSON-ready."""
         from .views import player_view
 
         return player_view(self, seat)

@@ -1,4 +1,4 @@
-"""What a player or a spectator may see of a hand (RULES.md section 10).
+"""What a player or a spectator may see of a hand (docs/rules.md section 10).
 
 A view is a JSON-ready dict built from the public parts of the state only: never
 the opponent's unrevealed cards, the stock's content or order, or the seed. Once the

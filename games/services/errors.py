@@ -67,11 +67,34 @@ class GuestNotAllowedError(ServiceError):
     default_message = "Guests can play the computer; sign up to play other people."
 
 
+class BotNotAllowedError(ServiceError):
+    code = "bot_not_allowed"
+    default_message = (
+        "BOT accounts play through the bot API: challenges and the computer, never "
+        "invitations or quick match."
+    )
+
+
 class InviteNotFoundError(ServiceError):
     code = "invite_not_found"
     default_message = "This invitation does not exist or has already been used."
 
 
+class InviteClosedError(ServiceError):
+    code = "invite_closed"
+    default_message = "Only an invitation still waiting for an opponent can be cancelled."
+
+
+class RatedPlayBannedError(ServiceError):
+    code = "rated_play_banned"
+    default_message = "Rated play is closed to you for a while: you left too many rated matches."
+
+
 class HandNotOverError(ServiceError):
     code = "hand_not_over"
     default_message = "A hand can be replayed once it is over."
+
+
+class OfflineMatchRefusedError(ServiceError):
+    code = "offline_match_refused"
+    default_message = "This offline match does not replay by the rules and was not saved."

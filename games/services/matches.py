@@ -1,27 +1,31 @@
-"""Creating, joining, resigning and rematching matches.
+"""Creating, joining, resigning and rematching matches; closing friend invitations.
 
 Computer matches start at once (guests allowed, never rated); a friend match waits
-for the invited player; human-vs-human matches between registered players are rated.
+for the invited player until its host cancels it or it expires (``INVITE_TTL``,
+closed by the periodic ``invites_expire``); human-vs-human matches between
+registered players are rated.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.models import Match, Seat
 
-from . import play
+from . import fairplay, play
 from .errors import (
+    BotNotAllowedError,
     GuestNotAllowedError,
     InvalidSettingsError,
+    InviteClosedError,
     InviteNotFoundError,
     MatchNotOverError,
     MatchNotStartedError,
@@ -30,6 +34,9 @@ from .errors import (
 )
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
+#: An invitation nobody accepted closes this long after it was created.
+INVITE_TTL = timedelta(hours=24)
+INVITE_EXPIRED_SENTENCE = "This invitation has expired: ask your friend for a new link."
 
 
 def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
@@ -53,6 +60,8 @@ def require_registered(user: Any) -> None:
         raise NotAPlayerError("Sign in to play.")
     if user.is_guest:
         raise GuestNotAllowedError()
+    if getattr(user, "is_bot", False):
+        raise BotNotAllowedError()
 
 
 def match_create_computer(
@@ -85,6 +94,7 @@ def match_create_invite(
 ) -> Match:
     """A friend match waiting for whoever opens its invite link (``invite_token``)."""
     require_registered(user)
+    fairplay.require_rated_play_allowed(user)
     ruleset = rules_for(variant=variant, rules=rules)
     with transaction.atomic():
         match = Match.objects.create(
@@ -109,8 +119,13 @@ def match_join_invite(*, user: Any, token: str) -> Match:
         seats = list(Seat.objects.filter(match=match).order_by("index"))
         if any(s.user_id == user.pk for s in seats):
             return match
+        fairplay.require_rated_play_allowed(user)
+        if match.status == Match.Status.CANCELLED:
+            raise InviteNotFoundError(invite_closed_sentence(match))
         if match.status != Match.Status.WAITING:
             raise InviteNotFoundError("This invitation has already been accepted by someone else.")
+        if match.created_at <= timezone.now() - INVITE_TTL:
+            raise InviteNotFoundError(INVITE_EXPIRED_SENTENCE)
         host = seats[0].user
         if host is None or not host.is_active:
             raise InviteNotFoundError("This invitation is no longer valid.")
@@ -123,14 +138,82 @@ def match_join_invite(*, user: Any, token: str) -> Match:
     return match
 
 
+def invite_closed_sentence(match: Match) -> str:
+    """Why an invitation is closed, for the person who opens its link."""
+    if match.end_reason == Match.EndReason.INVITE_EXPIRED:
+        return INVITE_EXPIRED_SENTENCE
+    return "This invitation was cancelled by the player who sent it."
+
+
+def _close_invite(match: Match, reason: str, now: datetime) -> None:
+    match.status = Match.Status.CANCELLED
+    match.end_reason = reason
+    match.finished_at = now
+    match.version += 1
+    match.save(update_fields=["status", "end_reason", "finished_at", "version"])
+    # Open waiting pages (the host's other tabs) learn that it closed.
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    play.publish_table(play.Locked(match=match, seats=seats, hand=None), now)
+
+
+def match_cancel_invite(*, match: Match, user: Any, now: datetime | None = None) -> Match:
+    """The host withdraws a friend invitation nobody has accepted yet: its link stops
+    working and it leaves the host's matches in progress."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().filter(pk=match.pk).first()
+        if locked is None:
+            raise InviteNotFoundError()
+        host = Seat.objects.filter(match=locked, index=0).values_list("user_id", flat=True).first()
+        if locked.kind != Match.Kind.FRIEND or host is None or host != getattr(user, "pk", None):
+            raise NotAPlayerError("Only the player who sent this invitation can cancel it.")
+        if locked.status == Match.Status.CANCELLED:
+            return locked
+        if locked.status != Match.Status.WAITING:
+            raise InviteClosedError(
+                "Your friend has already joined: the match is on (you may resign it)."
+            )
+        _close_invite(locked, Match.EndReason.INVITE_CANCELLED, now or timezone.now())
+    return locked
+
+
+def invites_expire(*, now: datetime | None = None, batch: int = 500) -> int:
+    """Close the invitations nobody accepted within ``INVITE_TTL`` (a periodic job);
+    returns how many closed. Idempotent: a closed or joined invitation is left alone."""
+    now = now or timezone.now()
+    expired = 0
+    stale = Match.objects.filter(
+        status=Match.Status.WAITING, kind=Match.Kind.FRIEND, created_at__lte=now - INVITE_TTL
+    ).values_list("pk", flat=True)[:batch]
+    for match_id in list(stale):
+        with transaction.atomic():
+            match = (
+                Match.objects.select_for_update()
+                .filter(pk=match_id, status=Match.Status.WAITING)
+                .first()
+            )
+            if match is None:
+                continue  # joined or cancelled meanwhile
+            _close_invite(match, Match.EndReason.INVITE_EXPIRED, now)
+            expired += 1
+    return expired
+
+
 def match_resign(*, match: Match, user: Any) -> Match:
     """The caller gives up: the opponent wins with the game bonus; scores stand."""
-    with transaction.atomic():
-        locked = play.lock_match(match.pk)
-        if locked is None:
-            raise MatchOverError("This match no longer exists.")
-        seat = play.require_player_in_play(locked, user)
-        play.forfeit(locked, loser=seat.index, reason=Match.EndReason.RESIGN, now=timezone.now())
+    with transaction.atomic(durable=True):
+        return match_forfeit(match=match, user=user, reason=Match.EndReason.RESIGN)
+
+
+def match_forfeit(*, match: Match, user: Any, reason: str) -> Match:
+    """End ``user``'s match in play as lost by them for ``reason`` (resigned, or taken
+    out of play by moderation); inside the caller's transaction."""
+    locked = play.lock_match(match.pk)
+    if locked is None:
+        raise MatchOverError("This match no longer exists.")
+    seat = play.require_player_in_play(locked, user)
+    change = play.Change(locked, timezone.now())
+    change.forfeit(seat.index, reason)
+    change.commit()
     return locked.match
 
 
@@ -142,7 +225,7 @@ def match_rematch(*, match: Match, user: Any) -> Match | None:
     told through the old match's state (``rematch.match_id``). Once it exists,
     every call returns it.
     """
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         locked = play.lock_match(match.pk)
         if locked is None:
             raise MatchOverError("This match no longer exists.")
@@ -157,13 +240,17 @@ def match_rematch(*, match: Match, user: Any) -> Match | None:
         existing = Match.objects.filter(rematch_of=old).order_by("pk").first()
         if existing is not None:
             return existing
+        if old.end_reason == Match.EndReason.SUSPENDED:
+            raise MatchOverError("No rematch: a player of this match has been suspended.")
         bot = next((s for s in locked.seats if s.bot_level), None)
+        if old.rated:
+            fairplay.require_rated_play_allowed(user)
         if bot is None and old.rematch_offered_by in (None, seat.index):
             if old.rematch_offered_by is None:
                 old.rematch_offered_by = seat.index
                 old.version += 1
                 old.save(update_fields=["rematch_offered_by", "version"])
-                broadcast.match_state_on_commit(old.pk)
+                play.publish_table(locked, timezone.now())
             return None
         players = [s.user for s in locked.seats if not s.bot_level]
         if bot is None:
@@ -179,7 +266,7 @@ def match_rematch(*, match: Match, user: Any) -> Match | None:
         old.rematch_offered_by = None
         old.version += 1
         old.save(update_fields=["rematch_offered_by", "version"])
-        broadcast.match_state_on_commit(old.pk)
+        play.publish_table(locked, timezone.now(), rematch_id=new.pk)
     return new
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,6 @@ from games.bots import choose_action
 from games.engine import (
     DISCONNECT_SECONDS,
     NO_CLOCK_DISCONNECT_SECONDS,
-    HandState,
     IllegalAction,
     MalformedAction,
     abandoned_by_timeouts,
@@ -43,6 +43,14 @@ STUCK_BOT_AFTER = timedelta(seconds=30)
 SWEEP_BATCH = 500
 
 
+@dataclass(frozen=True)
+class MoveResult:
+    """An accepted move: the match's new version and the mover's own message."""
+
+    version: int
+    message: dict[str, Any]
+
+
 def move_submit(
     *,
     match: Match,
@@ -50,85 +58,80 @@ def move_submit(
     action: Any,
     expected_version: int,
     now: datetime | None = None,
-) -> Match:
+) -> MoveResult:
     """Apply ``action`` for the caller's seat if ``expected_version`` is current.
 
     Checks, in order: a seated player (not_a_player), the match in play
     (match_not_started / match_over), the version (stale_version), the turn
-    (not_your_turn), then the engine (malformed_action / illegal_action).
+    (not_your_turn), then the engine (malformed_action / illegal_action). Everyone
+    else at the table hears of the move after commit; the mover's own message is
+    returned (the caller answers its socket with it).
     """
     now = play.now_or(now)
     if not isinstance(action, dict):
         raise MalformedActionError("An action must be a JSON object.")
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         locked = play.lock_match(match.pk)
         if locked is None:
             raise MatchOverError("This match no longer exists.")
         seat = play.require_player_in_play(locked, user)
         if expected_version != locked.match.version:
             raise StaleVersionError()
-        if locked.state().current_player != seat.index:
+        if locked.match.current_seat != seat.index:
             raise NotYourTurnError()
+        change = play.Change(locked, now)
         try:
-            play.apply_action(locked, seat.index, action, now)
+            change.act(seat.index, action)
         except MalformedAction as error:
             raise MalformedActionError(str(error)) from error
         except IllegalAction as error:
             raise IllegalActionError(str(error)) from error
-        if seat.timeouts_in_row:
-            Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
-        play.after_change(locked)
-    return locked.match
+        sent = change.commit()
+    return MoveResult(version=locked.match.version, message=sent[seat.index])
 
 
 def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None = None) -> bool:
     """Play the computer's action for ``expected_version``; False if there is none
-    to play (stale version, match over, not the computer's turn)."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.version != expected_version:
-        return False
-    if match.status != Match.Status.ACTIVE or match.current_seat is None:
-        return False
-    seats = list(Seat.objects.filter(match=match).order_by("index"))
-    seat = seats[match.current_seat]
-    if not seat.bot_level:
-        return False
-    hand = match.hands.order_by("-number").first()
-    state = HandState.from_dict(hand.state)
-    # Decided outside the lock (the expert thinks for up to a second), from the
-    # player view only: a computer never sees the stock or the human's hand.
-    action = choose_action(
-        seat.bot_level, state.player_view(seat.index), state.legal_actions(), random.Random()
-    )
-    with transaction.atomic():
-        # Every change bumps the version under this lock: if it still is the
-        # version read above, so are the seats and the hand.
-        locked_match = Match.objects.select_for_update().filter(pk=match_id).first()
-        if locked_match is None or locked_match.version != expected_version:
+    to play (stale version, match over, not the computer's turn).
+
+    The computer decides under the match lock, from its player view only (it never
+    sees the stock or the human's hand): nobody else can move on its turn, and the
+    whole move stays one locked read and one write (the expert thinks for up to a
+    second; a resignation meanwhile waits that long).
+    """
+    with transaction.atomic(durable=True):
+        locked = play.lock_match(match_id)
+        if locked is None or locked.match.version != expected_version:
             return False
-        locked = play.Locked(match=locked_match, seats=seats, hand=hand)
-        play.apply_action(locked, seat.index, action, play.now_or(now))
-        play.after_change(locked)
+        match = locked.match
+        if match.status != Match.Status.ACTIVE or match.current_seat is None:
+            return False
+        seat = locked.seats[match.current_seat]
+        if not seat.bot_level:
+            return False
+        change = play.Change(locked, play.now_or(now))
+        hand = change.state.hand
+        assert hand is not None
+        action = choose_action(
+            seat.bot_level, hand.player_view(seat.index), hand.legal_actions(), random.Random()
+        )
+        change.act(seat.index, action)
+        change.commit()
     return True
 
 
 def clock_expire(*, match_id: int, expected_version: int, now: datetime | None = None) -> bool:
-    """Enforce the clock of RULES.md section 9 for ``expected_version``.
+    """Enforce the clock of docs/rules.md section 9 for ``expected_version``.
 
     Disconnected too long on one's own turn, or a third timed-out turn in a row:
     loss by abandonment. A turn whose time ran out: the server plays it (first
     turn: pass; otherwise draw from the stock and discard the card leaving the
-    lowest deadwood; never a knock). Too early: nothing (the check is enqueued
-    again for the right time). Returns True when something changed.
+    lowest deadwood; never a knock). Too early (the player came back, or the check
+    was planned for an older turn): nothing but the match's next check planned
+    again. Returns True when something changed.
     """
     now = play.now_or(now)
-    # Nearly every check finds that the match moved on: one plain read tells, before
-    # the lock and the loading of seats and hand.
-    if not Match.objects.filter(
-        pk=match_id, version=expected_version, status=Match.Status.ACTIVE
-    ).exists():
-        return False
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
         locked = play.lock_match(match_id)
         if locked is None:
             return False
@@ -138,36 +141,51 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
         seat = locked.seats[match.current_seat]
         if seat.bot_level:
             # A computer turn never times out; one still waiting lost its task.
-            transaction.on_commit(lambda: play.schedule_followups(match_id), robust=True)
+            transaction.on_commit(lambda: play.clock_replan(match_id), robust=True)
             return False
+        change = play.Change(locked, now)
         limit = play.disconnect_limit_at(match, seat)
         if limit is not None and now >= limit:
-            play.forfeit(locked, loser=seat.index, reason=Match.EndReason.ABANDON, now=now)
+            change.forfeit(seat.index, Match.EndReason.ABANDON)
+            change.commit()
             return True
         if match.turn_deadline is None or now < match.turn_deadline:
-            transaction.on_commit(lambda: play.schedule_followups(match_id), robust=True)
+            transaction.on_commit(lambda: play.clock_replan(match_id), robust=True)
             return False
-        seat.timeouts_in_row += 1
-        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=seat.timeouts_in_row)
-        if abandoned_by_timeouts(seat.timeouts_in_row):
-            play.forfeit(locked, loser=seat.index, reason=Match.EndReason.ABANDON, now=now)
+        if abandoned_by_timeouts(change.timed_out(seat.index)):
+            change.forfeit(seat.index, Match.EndReason.ABANDON)
+            change.commit()
             return True
-        hand = locked.hand
+        hand_number = change.state.hand_number
         while (
-            locked.hand is hand
-            and match.status == Match.Status.ACTIVE
-            and match.current_seat == seat.index
+            not change.state.over
+            and change.state.hand_number == hand_number
+            and change.state.current_player == seat.index
         ):
-            play.apply_action(locked, seat.index, timeout_action(locked.state()), now, auto=True)
-        play.after_change(locked)
+            change.act(seat.index, timeout_action(change.state.hand), auto=True)
+        change.commit()
     return True
 
 
+def clock_tick(*, now: datetime | None = None) -> int:
+    """Check every match whose clock is due (``clock_due_at`` passed): run every
+    second by beat (the embedded scheduler in the embedded mode). One indexed read
+    when nothing is due. Returns how many matches were checked."""
+    now = play.now_or(now)
+    due = (
+        Match.objects.filter(clock_due_at__lte=now, status=Match.Status.ACTIVE)
+        .order_by("clock_due_at")
+        .values_list("pk", "version")[:SWEEP_BATCH]
+    )
+    return _expire_each(due, now)
+
+
 def clock_sweep(*, now: datetime | None = None) -> int:
-    """Check every match whose clock may need the server (beat runs this each
-    30 s): first the sockets lost with a server process (presence), then turns
-    past their deadline, players disconnected on their turn, and computer turns
-    whose task was lost. Returns how many matches were checked."""
+    """The safety net behind ``clock_tick`` (beat runs this every 30 s): first the
+    sockets lost with a server process (presence), then every match whose clock
+    needs the server whatever its ``clock_due_at`` says (turns past their deadline,
+    players disconnected on their turn) and computer turns whose task was lost.
+    Returns how many matches were checked."""
     now = play.now_or(now)
     presence.seat_sockets_expire(now=now)
     seat_to_move = Seat.objects.filter(match=OuterRef("pk"), index=OuterRef("current_seat"))
@@ -202,12 +220,18 @@ def clock_sweep(*, now: datetime | None = None) -> int:
         .order_by("turn_started_at")
         .values_list("pk", "version")[:SWEEP_BATCH]
     )
+    return _expire_each(due, now)
+
+
+def _expire_each(due: Any, now: datetime) -> int:
+    """``clock_expire`` for each (match id, version) of ``due``; a failure of one is
+    logged and the others are still checked. Returns how many were checked."""
     checked = 0
     for match_id, version in due:
         checked += 1
         try:
             clock_expire(match_id=match_id, expected_version=version, now=now)
         except Exception:
-            logger.exception("clock sweep of match %s failed", match_id)
+            logger.exception("clock check of match %s failed", match_id)
     return checked
 

@@ -1,10 +1,16 @@
 """The core of every write to a match in play, shared by the public services.
 
-Callers hold the match row lock (``select_for_update``) inside ``transaction.atomic``.
-Here: dealing hands with fresh secret seeds, applying one engine action and
-appending it to the Move log, finishing hands (results, seat statistics, the next
-deal) and matches (final scores, the leaderboards hook), forfeits, the turn clock
-fields, and what happens after commit (broadcast, next bot or clock task).
+A ``Change`` is opened on a match locked by ``store.lock_match`` inside the caller's
+transaction. It applies actions (or a forfeit) to the engine's ``MatchState`` in
+memory, then ``commit`` writes every row the change touched in one statement
+(store.Writes), plans the turn clock on the match row, and hands the messages of
+each audience, built from that same state in memory (games/messages.py), to
+games/broadcast.py to send after the transaction commits. Nothing is read back: the
+mover's own message is returned to the caller.
+
+Match-level rules (dealer rotation, scores, the end of the match) are the engine's
+(``MatchState``); here they only become rows: the Move log, the hand (its state, and
+its result once over), the seats' statistics, the next deal and the match row.
 """
 
 from __future__ import annotations
@@ -12,8 +18,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -21,60 +25,31 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast
+from games import broadcast, messages
+from games.analysis import hooks as analysis_hooks
+from games.api import events as api_events
 from games.engine import (
     HandState,
+    MatchState,
     RuleSet,
     disconnect_limit_seconds,
-    next_dealer,
-    score_match,
 )
 from games.models import Hand, Match, Move, Seat
 from leaderboards import hooks
 
-from . import scheduling
+from . import fairplay, scheduling
 from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
+from .store import Locked, Writes, lock_match
 
 move_logger = logging.getLogger("games.moves")
 
-# Grace added to the clock of the first turn after a showdown (live contract).
-SHOWDOWN_GRACE_SECONDS = 10
+# Time to read a hand's result: the next hand's clock starts this much after the
+# showdown (live contract, docs/protocol.md; the table counts it down).
+SHOWDOWN_GRACE_SECONDS = 15
 
+SEAT_STATS = ["score", "hands_won", "gins", "big_gins", "undercuts"]
 
-# What a move changes on the match row while the match goes on.
-TURN_FIELDS = ["version", "current_seat", "turn_started_at", "turn_deadline"]
-
-
-@dataclass
-class Locked:
-    """A match row locked for update, with its seats and current hand."""
-
-    match: Match
-    seats: list[Seat]
-    hand: Hand | None
-
-    @property
-    def rules(self) -> RuleSet:
-        return RuleSet.from_dict(self.match.rules)
-
-    def state(self) -> HandState:
-        assert self.hand is not None
-        return HandState.from_dict(self.hand.state)
-
-    def seat_of(self, user: Any) -> Seat | None:
-        if user is None or not getattr(user, "is_authenticated", False):
-            return None
-        return next((s for s in self.seats if s.user_id == user.pk), None)
-
-
-def lock_match(match_id: int) -> Locked | None:
-    """Lock the match row and load its seats and current hand; None if it is gone."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        return None
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    hand = Hand.objects.filter(match=match).order_by("-number").first()
-    return Locked(match=match, seats=seats, hand=hand)
+__all__ = ["Change", "Locked", "lock_match", "require_player_in_play", "start_match"]
 
 
 def require_player_in_play(locked: Locked, user: Any) -> Seat:
@@ -95,148 +70,247 @@ def new_seed() -> tuple[bytes, str]:
     return seed, hashlib.sha256(seed).hexdigest()
 
 
-def deal_hand(match: Match, number: int, dealer: int) -> Hand:
-    seed, commitment = new_seed()
-    state = HandState.deal(RuleSet.from_dict(match.rules), dealer, seed)
-    return Hand.objects.create(
-        match=match,
-        number=number,
-        dealer=dealer,
-        seed=seed,
-        seed_hash=commitment,
-        state=state.to_dict(),
+def match_state(locked: Locked) -> MatchState:
+    """The engine's state of the locked match (its current hand and finished results)."""
+    match, hand = locked.match, locked.hand
+    return MatchState.from_parts(
+        RuleSet.from_dict(match.rules),
+        match.first_dealer,
+        [summary["result"] for summary in match.finished_hands],
+        None if hand is None else HandState.from_dict(hand.state),
+        0 if hand is None else hand.number,
     )
 
 
-def start_turn(match: Match, state: HandState, now: datetime, *, after_showdown: bool) -> None:
-    """Give the turn to the state's current player and start its clock."""
-    match.current_seat = state.current_player
-    match.turn_started_at = now
-    seconds = RuleSet.from_dict(match.rules).turn_seconds
-    if seconds is None:
-        match.turn_deadline = None
-    else:
-        grace = SHOWDOWN_GRACE_SECONDS if after_showdown else 0
-        match.turn_deadline = now + timedelta(seconds=seconds + grace)
-
-
 def start_match(match: Match, now: datetime) -> None:
-    """Deal the first hand of a match whose two seats are filled, and save it."""
+    """Deal the first hand of a match whose two seats are filled, and save it; its
+    players hear the new table after commit."""
     match.status = Match.Status.ACTIVE
     match.started_at = now
     match.first_dealer = secrets.randbelow(2)
     match.version += 1
-    hand = deal_hand(match, 1, match.first_dealer)
-    start_turn(match, HandState.from_dict(hand.state), now, after_showdown=False)
+    seed, commitment = new_seed()
+    state = MatchState.start(RuleSet.from_dict(match.rules), match.first_dealer, seed)
+    hand = Hand.objects.create(
+        match=match, number=1, dealer=match.first_dealer, seed=seed, seed_hash=commitment,
+        state=state.hand.to_dict(),
+    )
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    locked = Locked(match=match, seats=seats, hand=hand)
+    _start_turn(match, state, now, after_showdown=False)
+    match.clock_due_at = _clock_due(match, seats)
     match.save()
-    seats = list(Seat.objects.filter(match=match).order_by("index"))
-    after_change(Locked(match=match, seats=seats, hand=hand))
+    _publish_states(locked, state, now)
+    _after_commit_followups(match, seats)
+    api_events.match_started(match)
 
 
-def apply_action(
-    locked: Locked, seat_index: int, action: dict, now: datetime, *, auto: bool = False
-) -> None:
-    """Apply one action (already checked: the seat is to move) and record it.
+class Change:
+    """One change of a locked match: actions or a forfeit, then ``commit``."""
 
-    Raises the engine's MalformedAction/IllegalAction before anything changes.
-    """
-    match, hand = locked.match, locked.hand
-    assert hand is not None
-    state = locked.state()
-    new_state, _events = state.apply(action)
-    match.version += 1
-    Move.objects.create(
-        match=match, hand=hand, seq=match.version, seat=seat_index, action=action, auto=auto
-    )
-    by = "clock" if auto else "computer" if locked.seats[seat_index].bot_level else "player"
-    transaction.on_commit(
-        partial(_log_move, match.pk, hand.number, match.version, seat_index, action, by)
-    )
-    hand.state = new_state.to_dict()
-    if new_state.is_over:
-        _finish_hand(locked, new_state, now)
-    else:
-        hand.save(update_fields=["state"])
-        if new_state.current_player != state.current_player:
-            start_turn(match, new_state, now, after_showdown=False)
-    if match.status == Match.Status.ACTIVE:  # finish_match saved a finished one
-        match.save(update_fields=TURN_FIELDS)
+    def __init__(self, locked: Locked, now: datetime) -> None:
+        self.locked = locked
+        self.now = now
+        self.before = match_state(locked)
+        self.state = self.before
+        self.events: list[dict[str, Any]] = []
+        self.writes = Writes()
+        self.hand_fields: set[str] = set()
+        self.match_fields: set[str] = {"version"}
+        self.seat_fields: dict[int, set[str]] = {}
+        self.drawn: str | None = None
+        self.mover: int | None = None
+        self.new_hand: Hand | None = None
+        self.next_seed: tuple[bytes, str] | None = None
 
+    # --- what happens ----------------------------------------------------------------
 
-def _log_move(match_id: int, hand: int, seq: int, seat: int, action: dict, by: str) -> None:
-    """One JSON line per accepted move (ginsite.logs; LOG_FORMAT=json in production)."""
-    move_logger.info(
-        "move",
-        extra={"fields": {"match_id": match_id, "hand": hand, "seq": seq, "seat": seat,
-                          "action": action, "by": by}},
-    )
-
-
-def _finish_hand(locked: Locked, state: HandState, now: datetime) -> None:
-    match, hand, seats = locked.match, locked.hand, locked.seats
-    assert hand is not None
-    result = state.result
-    hand.result = result.to_dict()
-    hand.result_kind = result.kind
-    hand.winner_seat = result.winner
-    hand.points = result.points
-    hand.finished_at = now
-    hand.save()
-    if result.winner is not None:
-        winner = seats[result.winner]
-        winner.hands_won += 1
-        winner.gins += result.kind == "gin"
-        winner.big_gins += result.kind == "big_gin"
-        winner.undercuts += result.kind == "undercut"
-    rules = locked.rules
-    score = score_match(rules, _finished_results(match))
-    for seat in seats:
-        seat.score = score.hand_points[seat.index]
-    if score.over:
-        finish_match(
-            locked, winner=score.winner, reason=Match.EndReason.TARGET,
-            final=score.to_dict(), now=now,
+    def act(self, seat: int, action: dict[str, Any], *, auto: bool = False) -> None:
+        """Apply ``action`` for ``seat`` (the engine checks it: MalformedAction or
+        IllegalAction leave everything unchanged) and record it."""
+        if self.new_hand is not None:
+            raise RuntimeError("a change ends with the hand it finishes")
+        match, hand = self.locked.match, self.locked.hand
+        assert hand is not None
+        before_hand = self.state.hand
+        assert before_hand is not None
+        state, events = self.state.apply(seat, action)
+        ended = state.hand if state.hand is not None and state.hand.is_over else None
+        if state.needs_deal:
+            self.next_seed = new_seed()
+            state, dealt = state.deal_next(self.next_seed[0])
+            events = [*events, *dealt]
+        self.state = state
+        self.events.extend(events)
+        self.mover = seat
+        match.version += 1
+        recorded = dict(action)
+        played = ended.result if ended is not None else None
+        if recorded.get("type") == "knock" and recorded.get("card") is None and played:
+            recorded["card"] = str(played.knock_card)  # the card the server chose
+        self.writes.insert(
+            Move(match_id=match.pk, hand_id=hand.pk, seq=match.version, seat=seat,
+                 action=recorded, auto=auto)
         )
+        by = "clock" if auto else "computer" if self.locked.seats[seat].bot_level else "player"
+        transaction.on_commit(
+            partial(_log_move, match.pk, hand.number, match.version, seat, recorded, by)
+        )
+        if recorded.get("type") == "draw" and recorded.get("source") == "stock":
+            self.drawn = str(before_hand.stock[0])
+        seat_row = self.locked.seats[seat]
+        if not auto and seat_row.timeouts_in_row:
+            seat_row.timeouts_in_row = 0
+            self._seat_changed(seat, "timeouts_in_row")
+        if played is None:
+            hand.state = state.hand.to_dict()
+            self.hand_fields.add("state")
+            if state.hand.current_player != before_hand.current_player:
+                _start_turn(match, state, self.now, after_showdown=False)
+                self.match_fields.update(TURN_FIELDS)
+            return
+        self._hand_finished(ended, played)
+
+    def timed_out(self, seat: int) -> int:
+        """Count a turn that ran out for ``seat``; returns its timeouts in a row."""
+        seat_row = self.locked.seats[seat]
+        seat_row.timeouts_in_row += 1
+        self._seat_changed(seat, "timeouts_in_row")
+        return seat_row.timeouts_in_row
+
+    def forfeit(self, loser: int, reason: str) -> None:
+        """End the match now: ``loser`` resigned or abandoned; scores stand and the
+        opponent gets the game bonus (docs/rules.md section 7)."""
+        self.state, events = self.state.resign(loser)
+        self.events.extend(events)
+        self.locked.match.version += 1
+        self._finish_match(reason)
+
+    # --- writing -----------------------------------------------------------------------
+
+    def commit(self) -> dict[int | None, dict[str, Any]]:
+        """Write the rows, plan the clock and publish after commit; returns the
+        message of each audience (the caller answers its own socket with its own)."""
+        match, hand = self.locked.match, self.locked.hand
+        match.clock_due_at = _clock_due(match, self.locked.seats)
+        self.match_fields.add("clock_due_at")
+        if self.hand_fields and hand is not None:
+            self.writes.update(hand, sorted(self.hand_fields))
+        for index, fields in sorted(self.seat_fields.items()):
+            self.writes.update(self.locked.seats[index], sorted(fields))
+        if self.new_hand is not None:
+            self.writes.insert(self.new_hand)
+        self.writes.update(match, sorted(self.match_fields))
+        self.writes.run()
+        if match.status == Match.Status.FINISHED:
+            fairplay.match_finished(match, self.locked.seats, self.now)
+            hooks.match_finished(match)
+            api_events.match_finished(match)
+        if self.new_hand is not None:
+            self.locked.hand = self.new_hand
+        sent = self._messages()
+        broadcast.publish_on_commit(match.pk, sent)
+        _after_commit_followups(match, self.locked.seats)
+        return sent
+
+    def _messages(self) -> dict[int | None, dict[str, Any]]:
+        audiences = [s.index for s in self.locked.seats if s.user_id is not None]
+        match = self.locked.match
+        if not messages.is_ordinary(self.events):
+            return _states(self.locked, self.state, self.now, audiences)
+        turn_passed = "current_seat" in self.match_fields
+        clock = messages.clock_dict(match.rules, match.turn_deadline, self.now)
+        return {
+            audience: messages.events_frame(
+                version=match.version, audience=audience, after=self.state,
+                events=self.events, clock=clock, turn_passed=turn_passed,
+                drawn=self.drawn if audience == self.mover else None,
+            )
+            for audience in [*audiences, None]
+        }
+
+    # --- bookkeeping -------------------------------------------------------------------
+
+    def _seat_changed(self, index: int, *fields: str) -> None:
+        self.seat_fields.setdefault(index, set()).update(fields)
+
+    def _hand_finished(self, ended: HandState, result: Any) -> None:
+        locked, match, hand = self.locked, self.locked.match, self.locked.hand
+        assert hand is not None
+        hand.state = ended.to_dict()
+        hand.result = result.to_dict()
+        hand.result_kind = result.kind
+        hand.winner_seat = result.winner
+        hand.points = result.points
+        hand.finished_at = self.now
+        self.hand_fields.update(
+            ["state", "result", "result_kind", "winner_seat", "points", "finished_at"]
+        )
+        transaction.on_commit(partial(analysis_hooks.hand_finished, hand.pk))
+        match.finished_hands = [*match.finished_hands, messages.hand_summary(hand)]
+        self.match_fields.add("finished_hands")
+        if result.winner is not None:
+            winner = locked.seats[result.winner]
+            winner.hands_won += 1
+            winner.gins += result.kind == "gin"
+            winner.big_gins += result.kind == "big_gin"
+            winner.undercuts += result.kind == "undercut"
+        score = self.state.score
+        for seat in locked.seats:
+            seat.score = score.hand_points[seat.index]
+            self._seat_changed(seat.index, *SEAT_STATS)
+        if self.state.over:
+            self._finish_match(Match.EndReason.TARGET)
+            return
+        new = self.state.hand
+        assert new is not None and self.next_seed is not None
+        seed, commitment = self.next_seed
+        self.new_hand = Hand(
+            match_id=match.pk, number=self.state.hand_number, dealer=new.dealer, seed=seed,
+            seed_hash=commitment, state=new.to_dict(),
+        )
+        _start_turn(match, self.state, self.now, after_showdown=True)
+        self.match_fields.update(TURN_FIELDS)
+
+    def _finish_match(self, reason: str) -> None:
+        """Mark the match over with its final scores (the leaderboards hear of it)."""
+        match = self.locked.match
+        score = self.state.score
+        final = score.to_dict()
+        match.status = Match.Status.FINISHED
+        match.winner_seat = score.winner
+        match.end_reason = reason
+        match.final_score = final
+        match.finished_at = self.now
+        match.current_seat = None
+        match.turn_deadline = None
+        match.turn_started_at = None
+        self.match_fields.update(
+            ["status", "winner_seat", "end_reason", "final_score", "finished_at", *TURN_FIELDS]
+        )
+        for seat in self.locked.seats:
+            seat.score = final["totals"][seat.index]
+            self._seat_changed(seat.index, *SEAT_STATS)
+
+
+# What a move changes on the match row while the match goes on.
+TURN_FIELDS = ["current_seat", "turn_started_at", "turn_deadline"]
+
+
+def _start_turn(match: Match, state: MatchState, now: datetime, *, after_showdown: bool) -> None:
+    """Give the turn to the state's current player and start its clock."""
+    match.current_seat = state.current_player
+    match.turn_started_at = now
+    seconds = state.rules.turn_seconds
+    if seconds is None:
+        match.turn_deadline = None
         return
-    for seat in seats:
-        seat.save(update_fields=["score", "hands_won", "gins", "big_gins", "undercuts"])
-    locked.hand = deal_hand(match, hand.number + 1, next_dealer(hand.dealer, result))
-    start_turn(match, HandState.from_dict(locked.hand.state), now, after_showdown=True)
-
-
-def _finished_results(match: Match) -> list[dict]:
-    hands = Hand.objects.filter(match=match, result__isnull=False).order_by("number")
-    return list(hands.values_list("result", flat=True))
-
-
-def finish_match(
-    locked: Locked, *, winner: int | None, reason: str, final: dict, now: datetime
-) -> None:
-    """Mark the match over with its final scores and tell the leaderboards."""
-    match = locked.match
-    match.status = Match.Status.FINISHED
-    match.winner_seat = winner
-    match.end_reason = reason
-    match.final_score = final
-    match.finished_at = now
-    match.current_seat = None
-    match.turn_deadline = None
-    match.turn_started_at = None
-    for seat in locked.seats:
-        seat.score = final["totals"][seat.index]
-        seat.save(update_fields=["score", "hands_won", "gins", "big_gins", "undercuts"])
-    match.save()
-    hooks.match_finished(match)
-
-
-def forfeit(locked: Locked, loser: int, reason: str, now: datetime) -> None:
-    """End the match now: ``loser`` resigned or abandoned; scores stand and the
-    opponent gets the game bonus (RULES.md section 7)."""
-    match = locked.match
-    score = score_match(locked.rules, _finished_results(match), forfeit=loser)
-    match.version += 1
-    finish_match(locked, winner=1 - loser, reason=reason, final=score.to_dict(), now=now)
-    after_change(locked)
+    # The clock starts once the grace after a showdown is over, for every turn that
+    # begins within it (the first player may act at once while the other still reads).
+    starts = now + timedelta(seconds=SHOWDOWN_GRACE_SECONDS if after_showdown else 0)
+    if not after_showdown and match.turn_deadline is not None:
+        starts = max(starts, match.turn_deadline - timedelta(seconds=seconds))
+    match.turn_deadline = starts + timedelta(seconds=seconds)
 
 
 def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
@@ -251,41 +325,93 @@ def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
     return since + timedelta(seconds=disconnect_limit_seconds(RuleSet.from_dict(match.rules)))
 
 
-def after_change(locked: Locked) -> None:
-    """On commit: send everyone the new state, then enqueue the next bot or clock
-    task, planned from the rows as they were written (no query after commit)."""
-    broadcast.match_state_on_commit(locked.match.pk)
-    followup = _followup(locked.match, locked.seats)
-    if followup is not None:
-        transaction.on_commit(followup, robust=True)
-
-
-def schedule_followups(match_id: int) -> None:
-    """Enqueue what the match waits for now, read from the database (after a
-    player's presence changed, or a clock check that came too early)."""
-    match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    if match is None:
-        return
-    followup = _followup(match, list(Seat.objects.filter(match=match).order_by("index")))
-    if followup is not None:
-        followup()
-
-
-def _followup(match: Match, seats: list[Seat]) -> Callable[[], None] | None:
-    """What the match waits for: the computer's move, or a clock check.
-
-    Tasks are checked against the version when they run, so enqueuing twice is harmless.
-    """
+def _clock_due(match: Match, seats: list[Seat]) -> datetime | None:
+    """When the clock sweep must look at the match next: the turn's deadline or the
+    disconnection limit of the player to move, whichever comes first."""
     if match.status != Match.Status.ACTIVE or match.current_seat is None:
         return None
     seat = seats[match.current_seat]
     if seat.bot_level:
-        return partial(scheduling.bot_turn, match_id=match.pk, version=match.version)
-    checks = [t for t in (match.turn_deadline, disconnect_limit_at(match, seat)) if t]
-    if not checks:
         return None
-    return partial(
-        scheduling.clock_check, match_id=match.pk, version=match.version, at=min(checks)
+    checks = [t for t in (match.turn_deadline, disconnect_limit_at(match, seat)) if t]
+    return min(checks) if checks else None
+
+
+def clock_replan(match_id: int) -> None:
+    """After a player's presence changed: plan the clock check of the match again,
+    and enqueue the computer's move if it waits for one (a restart may have lost it)."""
+    with transaction.atomic():
+        locked = lock_match(match_id)
+        if locked is None or locked.match.status != Match.Status.ACTIVE:
+            return
+        match = locked.match
+        due = _clock_due(match, locked.seats)
+        if due != match.clock_due_at:
+            match.clock_due_at = due
+            match.save(update_fields=["clock_due_at"])
+        _after_commit_followups(match, locked.seats)
+
+
+def _after_commit_followups(match: Match, seats: list[Seat]) -> None:
+    """After commit: the computer's move, if the computer is to move. (Clock checks
+    need no task: the sweep finds the match by its ``clock_due_at``.)"""
+    if match.status != Match.Status.ACTIVE or match.current_seat is None:
+        return
+    if seats[match.current_seat].bot_level:
+        match_id, version = match.pk, match.version
+
+        def computer_moves() -> None:  # a function: Django's robust hooks log __qualname__
+            scheduling.bot_turn(match_id=match_id, version=version)
+
+        transaction.on_commit(computer_moves, robust=True)
+
+
+def _states(
+    locked: Locked, state: MatchState | None, now: datetime, audiences: list[int]
+) -> dict[int | None, dict[str, Any]]:
+    match = locked.match
+    table = messages.table(
+        match=match, seats=locked.seats, hands=match.finished_hands, current=locked.hand,
+        clock=messages.clock_dict(match.rules, match.turn_deadline, now)
+        if match.status == Match.Status.ACTIVE else None,
+        rematch_id=None,
+    )
+    return {
+        audience: messages.state(
+            version=match.version, audience=audience, table=table, match=state
+        )
+        for audience in [*audiences, None]
+    }
+
+
+def _publish_states(locked: Locked, state: MatchState, now: datetime) -> None:
+    audiences = [s.index for s in locked.seats if s.user_id is not None]
+    broadcast.publish_on_commit(locked.match.pk, _states(locked, state, now, audiences))
+
+
+def publish_table(locked: Locked, now: datetime, *, rematch_id: int | None = None) -> None:
+    """After commit, send every audience the whole table (a change that is not a move:
+    a rematch offer or answer)."""
+    match = locked.match
+    state = match_state(locked) if locked.hand is not None else None
+    audiences = [s.index for s in locked.seats if s.user_id is not None]
+    table = messages.table(
+        match=match, seats=locked.seats, hands=match.finished_hands, current=locked.hand,
+        clock=None, rematch_id=rematch_id,
+    )
+    broadcast.publish_on_commit(match.pk, {
+        audience: messages.state(version=match.version, audience=audience, table=table,
+                                 match=state)
+        for audience in [*audiences, None]
+    })
+
+
+def _log_move(match_id: int, hand: int, seq: int, seat: int, action: dict, by: str) -> None:
+    """One JSON line per accepted move (ginsite.logs; LOG_FORMAT=json in production)."""
+    move_logger.info(
+        "move",
+        extra={"fields": {"match_id": match_id, "hand": hand, "seq": seq, "seat": seat,
+                          "action": action, "by": by}},
     )
 
 

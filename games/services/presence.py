@@ -1,4 +1,4 @@
-"""Who is at the table: a seated player's open WebSockets (RULES.md section 9 counts
+"""Who is at the table: a seated player's open WebSockets (docs/rules.md section 9 counts
 the time a player is disconnected on their own turn).
 
 Each open socket of a seated player is a ``SeatSocket`` row that its server process
@@ -37,9 +37,9 @@ def seat_connect(
     """Register the socket ``channel_name`` of ``user`` on ``match``; returns their
     seat, or None for a spectator (who has no presence).
 
-    The first socket marks the seat connected and tells the table. Any pending
-    computer turn or clock check is enqueued again (harmless if it already is),
-    so a match resumes after a server restart lost the embedded timers.
+    The first socket marks the seat connected and tells the table. The match's clock
+    check is planned again and a pending computer turn enqueued again (harmless if
+    it already is), so a match resumes after a server restart lost the embedded timers.
     """
     if not getattr(user, "is_authenticated", False):
         return None
@@ -60,7 +60,7 @@ def seat_connect(
         seat.save(update_fields=["connected", "disconnected_at"])
         if not was_connected:
             broadcast.presence_on_commit(match.pk)
-        transaction.on_commit(lambda: play.schedule_followups(match.pk), robust=True)
+        transaction.on_commit(lambda: play.clock_replan(match.pk), robust=True)
     # The embedded mode's sweep must run to expire the sockets an earlier run of the
     # process left behind.
     scheduling.embedded_sweep_start()
@@ -158,4 +158,4 @@ def _tell_table(match_id: int) -> None:
     """After commit: presence to every socket of the match, and the clock planned
     (the disconnection limit counts from when the player was last seen)."""
     broadcast.presence_on_commit(match_id)
-    transaction.on_commit(lambda: play.schedule_followups(match_id), robust=True)
+    transaction.on_commit(lambda: play.clock_replan(match_id), robust=True)

@@ -22,6 +22,7 @@ from games.chat.selectors import block_partner_ids
 from games.engine import RuleSet
 from games.models import Match, QuickMatchEntry
 
+from . import fairplay
 from .matches import create_started_match, require_registered, rules_for
 
 QUICKMATCH_WAIT = timedelta(minutes=10)
@@ -42,9 +43,10 @@ def quickmatch_enqueue(
     started match; or put them in the queue (replacing an earlier entry of
     theirs) and return None."""
     require_registered(user)
+    now = timezone.now()
+    fairplay.require_rated_play_allowed(user, now)
     ruleset = rules_for(variant=variant, rules=rules)
     key = rules_key(variant=variant, rules=ruleset)
-    now = timezone.now()
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -58,6 +60,8 @@ def quickmatch_enqueue(
                 match__isnull=True, rules_key=key, variant=variant, user__is_active=True
             )
             .exclude(user_id__in=block_partner_ids(user=user))
+            # A player banned from rated play since they queued waits it out.
+            .exclude(user_id__in=fairplay.banned_user_ids(now=now))
             .select_related("user")
             .order_by("created_at")
             .first()

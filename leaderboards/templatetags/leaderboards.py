@@ -5,17 +5,29 @@
   table, built in Python with html.escape: 100 rows of 7 cells cost a fraction of a
   millisecond, against several through the template engine (or format_html), on the
   site's busiest page.
+- ``{{ when|updated_ago }}``: "just now" within the first minute (not "0 minutes
+  ago"), else "3 minutes ago".
 """
 
+from datetime import datetime
 from html import escape
 
 from django import template
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timesince
 
 from accounts.models import User
 from leaderboards import selectors
 
 register = template.Library()
+
+
+@register.filter
+def updated_ago(when: datetime) -> str:
+    if (timezone.now() - when).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(when)} ago"
 
 
 @register.inclusion_tag("leaderboards/_rating_chart.html")

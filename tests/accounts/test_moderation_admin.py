@@ -216,3 +216,25 @@ def test_superusers_still_get_the_user_add_and_change_forms(make_user, reported)
     page = boss.get(reverse("admin:accounts_user_change", args=[bob_id])).content.decode()
     assert 'name="_save"' in page and "Moderation record" in page
     assert boss.get(reverse("admin:accounts_user_add")).status_code == 200
+
+
+def test_bulk_action_messages_count_in_the_singular_and_the_plural(
+    moderator, reported, make_user
+) -> None:
+    """"1 report dismissed.", "done for 1 user.", never "1 report(s)"."""
+    client = client_for(moderator)
+    reports = reverse("admin:chat_chatreport_changelist")
+    done = client.post(
+        reports, {"action": "dismiss_reports", "_selected_action": [reported.pk]}, follow=True
+    )
+    assert [str(m) for m in done.context["messages"]] == ["1 report dismissed."]
+    users = reverse("admin:accounts_user_changelist")
+    for selected, count in (([make_user("cat").pk], "1 user"),
+                            ([make_user("dan").pk, make_user("eve").pk], "2 users")):
+        done = client.post(
+            users,
+            {"action": "mute_users", "_selected_action": selected, "apply": "1",
+             "reason": "flood", "duration": "15m"},
+            follow=True,
+        )
+        assert [str(m) for m in done.context["messages"]][-1].endswith(f"done for {count}.")

@@ -153,13 +153,25 @@ def test_ban_blocks_login_ends_sessions_and_resigns_open_matches(moderator, make
     assert not Client().login(username="bob", password="Secret-pass-9")
     match.refresh_from_db()
     ann_seat = match.seats.get(user=ann).index
+    # A forfeit with its own reason, not a resignation, on every record Ann reads.
     assert (match.status, match.end_reason, match.winner_seat) == (
         Match.Status.FINISHED,
-        Match.EndReason.RESIGN,
+        Match.EndReason.SUSPENDED,
         ann_seat,
     )
+    ann_browser = Client()
+    ann_browser.force_login(ann)
+    for url, said in (
+        ("/players/ann/", "Forfeit: account suspended"),
+        ("/matches/", "forfeit: account suspended"),
+        (f"/match/{match.pk}/sheet/", "(forfeit: bob's account was suspended)"),
+    ):
+        html = ann_browser.get(url).content.decode()
+        assert said in html and "Resigned" not in html and "resignation" not in html, url
+    with pytest.raises(games_services.ServiceError, match="No rematch"):
+        games_services.match_rematch(match=match, user=ann)
     log = last_action()
-    assert log.kind == "ban" and log.details["resigned_matches"] == [match.pk]
+    assert log.kind == "ban" and log.details["forfeited_matches"] == [match.pk]
     assert log.details["sessions_ended"] == 1
     with pytest.raises(AccountError, match="already banned"):
         user_ban(staff=moderator, user=bob, reason="again")

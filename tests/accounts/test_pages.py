@@ -2,6 +2,7 @@
 page (preferences, blocked players, moderation notices), account deletion (matches
 stay, shown as "deleted player"), and the etiquette page."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -110,18 +111,30 @@ def test_player_stats_add_up_finished_matches_only(ann_with_history) -> None:
     assert (stats.gins, stats.big_gins, stats.undercuts) == (1, 1, 1)
     assert stats.points_won == 30 + 20 + 40 + 15
     assert stats.average_points_per_hand == round(105 / 6, 1)
-    assert stats.favourite_variant == "default"
+    assert stats.favourite_variant == "Default"
 
 
 def test_profile_page_shows_stats_and_recent_matches(ann_with_history, make_user) -> None:
     html = signed_in(make_user("visitor")).get("/players/ann/").content.decode()
-    assert "Playing since" in html and "favourite variant: default" in html
+    assert "Playing since" in html and "favourite variant: Default" in html
     assert "17.5" in html  # average points per hand
     assert "vs computer (hard)" in html and "vs bob" in html
     assert "Block ann" in html
     rows = recent_matches(user=ann_with_history)
     assert [r.won for r in rows] == [True, False, True]
     assert "No rated match yet." in html  # the leaderboards' rating chart
+
+
+def test_profile_names_variants_as_the_lobby_does(make_user) -> None:
+    cy, dan = make_user("cy"), make_user("dan")
+    for variant in ("time_freedom", "time_freedom", "straight"):
+        finished_match(cy, dan, variant=variant, my_seat=0, won=True, hands=[(0, 30, "gin")])
+    html = signed_in(dan).get("/players/cy/").content.decode()
+    assert "favourite variant: Time Freedom" in html
+    recent = html.split('aria-label="Recent matches"')[1]
+    assert recent.count("Time Freedom") == 2 and "Straight Gin" in recent
+    shown = re.sub(r"<[^>]+>", " ", html)  # what a person reads (the challenge form's
+    assert "time_freedom" not in shown and "· straight ·" not in shown  # values aside)
 
 
 def test_profiles_of_guests_deleted_and_unknown_players_are_not_found(make_user) -> None:

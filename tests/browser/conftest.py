@@ -2,7 +2,10 @@
 server and a real Celery worker (tests/workers.py), on the test database.
 
 Browser tests run last (tests/conftest.py) and allow Django's async-unsafe calls
-only inside themselves (STACK-NOTES pitfalls 2 and 3). ``TablePlayer`` plays a
+only inside themselves: once Playwright's sync API has started an event loop in
+this thread, later asyncio tests fail, and Django's async-safety check would
+refuse the tests' ORM calls (so ``DJANGO_ALLOW_ASYNC_UNSAFE`` is set only while
+Playwright runs, never globally). ``TablePlayer`` plays a
 table page by clicking like a person: pass on the first turn, draw from the
 stock, go gin or knock as soon as the buttons offer it, otherwise discard the
 highest deadwood card.
@@ -10,15 +13,18 @@ highest deadwood card.
 
 from __future__ import annotations
 
+import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+T = TypeVar("T")
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -61,9 +67,12 @@ def new_page(browser: Browser) -> Iterator[Any]:
     """``new_page(viewport)``: a page in a fresh context (its own cookies)."""
     contexts = []
 
-    def make(viewport: dict[str, int] | None = None) -> Page:
+    def make(viewport: dict[str, int] | None = None, **options: Any) -> Page:
+        """``options``: more of Playwright's context options (has_touch, is_mobile...)."""
         # Reduced motion: the table skips its animations, so clicks need not wait for them.
-        context = browser.new_context(viewport=viewport or DESKTOP, reduced_motion="reduce")
+        context = browser.new_context(
+            viewport=viewport or DESKTOP, reduced_motion="reduce", **options
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
@@ -76,6 +85,55 @@ def new_page(browser: Browser) -> Iterator[Any]:
     for context in contexts:
         context.close()
     wait_for_the_site_to_settle()
+
+
+def off_the_event_loop(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Run ``fn`` (services that broadcast after commit) in a thread of its own:
+    Playwright's sync API keeps an event loop running in the test's thread, where
+    the broadcasts' ``async_to_sync`` refuses to run."""
+
+    def run() -> T:
+        from django.db import connections
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+AXE_DIR = Path(__file__).resolve().parent / "axe"
+SERIOUS = ("serious", "critical")
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core, from the npm registry at the version locked in tests/browser/axe
+    (installed there with ``npm ci`` on a machine that does not have it yet)."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=AXE_DIR, check=True
+        )
+    return script.read_text()
+
+
+def axe_violations(page: Page, axe_source: str) -> list[dict[str, Any]]:
+    """The serious and critical accessibility violations axe-core finds on the page."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(content=axe_source)
+    return page.evaluate(
+        """async (serious) => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations.filter((v) => serious.includes(v.impact)).map((v) => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+            }));
+        }""",
+        list(SERIOUS),
+    )
 
 
 def wait_for_the_site_to_settle(timeout: float = 10.0) -> None:

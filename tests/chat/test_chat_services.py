@@ -56,7 +56,7 @@ def test_rate_limit_refuses_with_a_clear_wait_then_allows_again(make_user, setti
     for n in range(3):
         chat_post(user=ann, text=f"message {n}")
     error = refused("rate_limited", user=ann, text="one too many")
-    assert "at most 3 every 10 seconds" in error.message and "Wait" in error.message
+    assert "at most 3 messages every 10 seconds" in error.message and "Wait" in error.message
     # Another player is not affected by ann's rate.
     chat_post(user=make_user("bob"), text="hello")
     # Once the oldest message leaves the window, ann may post again.
@@ -166,3 +166,14 @@ def test_spectators_cannot_report_table_chat_they_cannot_read(make_user, setting
     assert caught.value.code == "no_such_message"
     settings.CHAT_SPECTATORS_CAN_READ = True
     assert chat_report(reporter=eve, message_id=message.pk, reason="spam").pk
+
+
+def test_the_rate_limit_counts_one_message_and_one_second_in_the_singular(
+    make_user, settings
+) -> None:
+    settings.CHAT_RATE_COUNT = 1
+    settings.CHAT_RATE_SECONDS = 1
+    ann = make_user("ann")
+    chat_post(user=ann, text="hello")
+    error = refused("rate_limited", user=ann, text="again")
+    assert "at most 1 message every 1 second. Wait 1 s" in error.message

@@ -133,6 +133,6 @@ async def test_a_ban_closes_the_match_socket_and_the_opponent_wins() -> None:
     final = await receive_type(bob_ws, "state")
     while final["match"]["status"] != "finished":
         final = await receive_type(bob_ws, "state")
-    assert final["match"]["end_reason"] == "resign"
+    assert final["match"]["end_reason"] == "suspended"  # a forfeit, not a resignation
     assert final["match"]["winner"] == final["you"]
     await bob_ws.disconnect()

@@ -1,4 +1,4 @@
-"""One test (at least) per rule of RULES.md sections 3-6 and 8, through HandState."""
+"""One test (at least) per rule of docs/rules.md sections 3-6 and 8, through HandState."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Match scoring (RULES.md section 7): target, game and line bonuses, shutout, winner."""
+"""Match scoring (docs/rules.md section 7): target, game and line bonuses, shutout, winner."""
 
 import pytest
 

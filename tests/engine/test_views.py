@@ -1,4 +1,4 @@
-"""Player and spectator views: what each may see (RULES.md section 10)."""
+"""Player and spectator views: what each may see (docs/rules.md section 10)."""
 
 import json
 

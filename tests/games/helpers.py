@@ -11,6 +11,7 @@ from typing import Any
 from games import services
 from games.engine import HandState, RuleSet, timeout_action
 from games.models import Hand, Match, Move, Seat
+from tests.security.secrets import concealed_from
 
 
 def make_user(django_user_model: Any, name: str, *, guest: bool = False) -> Any:
@@ -113,10 +114,14 @@ def assert_frame_hides_secrets(
 ) -> None:
     """A frame sent to ``seat`` (None: a spectator) shows no concealed card of
     anyone else, no stock card, and no seed of a hand still in play."""
-    if frame.get("type") != "state":
+    if frame.get("type") not in ("state", "event"):
         assert cards_in(frame) == set(), frame
         return
     state = truth[max(v for v in truth if v <= frame["version"])]
+    if frame["type"] == "event":  # an ordinary move: no hand ended, no seed to show
+        concealed = concealed_from(state, seat)
+        assert not cards_in(frame) & concealed, f"concealed {cards_in(frame) & concealed}"
+        return
     number = frame["match"]["hand_number"]
     over = frame["match"]["status"] == "finished"
     text = json.dumps(frame)
@@ -126,12 +131,7 @@ def assert_frame_hides_secrets(
     assert all(h["number"] < number or over for h in frame["match"]["hands"])
     if state.phase == "over":
         return  # the showdown reveals both hands
-    concealed = {str(c) for c in state.stock}
-    for other in (0, 1):
-        if other != seat:
-            concealed |= {str(c) for c in state.hands[other]} - {
-                str(c) for c in state.known[other]
-            }
+    concealed = concealed_from(state, seat)
     visible = cards_in({k: v for k, v in frame.items() if k != "match"})
     visible |= cards_in({k: v for k, v in frame["match"].items() if k != "hands"})
     assert not visible & concealed, f"concealed cards {visible & concealed} sent to {seat}"

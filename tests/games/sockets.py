@@ -11,6 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from ginsite.asgi import application
+from tests.games.frames import TableState
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
@@ -23,11 +24,15 @@ def session_cookie(user: Any) -> bytes:
 
 
 class Socket:
-    """One browser tab's socket: records every frame it receives."""
+    """One browser tab's socket: records every frame it receives, and keeps the table
+    as the browser does (``state`` messages, with ``event`` frames applied: the
+    ``states`` list holds each of those states in turn)."""
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
         self.frames: list[dict[str, Any]] = []
+        self.table = TableState()
+        self.states: list[dict[str, Any]] = []
 
     @classmethod
     async def open(cls, match_id: int, user: Any = None) -> Socket:
@@ -47,12 +52,23 @@ class Socket:
             frame = await self.communicator.receive_json_from(timeout=timeout)
             if not frame["type"].startswith("chat"):
                 self.frames.append(frame)
+                state = self.table.take(frame)
+                if state is not None:
+                    self.states.append(state)
+                elif self.table.gap:  # a version went missing: ask, as the browser does
+                    self.table.gap = False
+                    await self.send({"type": "sync"})
                 return frame
 
     async def receive_type(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        """The next frame of ``kind``; for "state", the table's next state, whether a
+        full ``state`` or an ``event`` frame applied to the one before."""
         while True:
             frame = await self.receive(timeout)
-            if frame["type"] == kind:
+            if kind == "state" and frame["type"] in ("state", "event"):
+                if self.states and self.states[-1]["version"] == frame["version"]:
+                    return self.states[-1]
+            elif frame["type"] == kind:
                 return frame
 
     async def state_at_least(self, version: int, timeout: float = 10) -> dict[str, Any]:
@@ -71,10 +87,10 @@ class Socket:
         await self.communicator.disconnect()
 
     def last_state(self) -> dict[str, Any]:
-        return next(f for f in reversed(self.frames) if f["type"] == "state")
+        return self.states[-1]
 
     def state_versions(self) -> list[int]:
-        return [f["version"] for f in self.frames if f["type"] == "state"]
+        return [state["version"] for state in self.states]
 
 
 def value(card: str) -> int:

@@ -1,4 +1,4 @@
-"""The turn clock of RULES.md section 9, driven by a controllable "now": auto-play
+"""The turn clock of docs/rules.md section 9, driven by a controllable "now": auto-play
 on timeout, loss by abandonment, Time Freedom, the showdown grace, the sweep."""
 
 from __future__ import annotations
@@ -151,14 +151,40 @@ def test_time_freedom_has_no_clock_but_24_hours_away_loses(alice):
     assert match.end_reason == Match.EndReason.ABANDON
 
 
-def test_the_first_turn_after_a_showdown_has_ten_seconds_more(alice):
+def test_the_first_turn_after_a_showdown_has_fifteen_seconds_more(alice):
     match = services.match_create_computer(
         user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
     )
     play_until_hand(match, 2, random.Random(4))
     match.refresh_from_db()
     assert match.hands.count() == 2
-    assert match.turn_deadline - match.turn_started_at == timedelta(seconds=40)
+    assert match.turn_deadline - match.turn_started_at == timedelta(seconds=15 + 30)
+
+
+def test_a_turn_that_starts_within_the_showdown_grace_waits_for_it_too(alice):
+    """The player to move first may act at once after a showdown (here the computer,
+    or Alice passing): the other player is still reading the result, so their clock
+    starts only when the grace is over, as the first player's would have."""
+    match = services.match_create_computer(
+        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
+    )
+    play_until_hand(match, 2, random.Random(4))
+    match.refresh_from_db()
+    dealt = match.turn_started_at
+    seat = Seat.objects.get(match=match, index=match.current_seat)
+    while match.current_seat == seat.index:  # the computer may take the upcard first
+        if seat.bot_level:
+            assert services.bot_turn_play(
+                match_id=match.pk, expected_version=match.version, now=dealt + SECOND
+            )
+        else:
+            services.move_submit(
+                match=match, user=alice, action={"type": "pass"},
+                expected_version=match.version, now=dealt + SECOND,
+            )
+        match.refresh_from_db()
+    assert match.hands.count() == 2
+    assert match.turn_deadline == dealt + timedelta(seconds=15 + 30)
 
 
 def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
@@ -178,7 +204,6 @@ def test_the_sweep_plays_overdue_turns_and_restarts_lost_computer_turns(
     monkeypatch.setattr(
         scheduling, "bot_turn", lambda **kwargs: enqueued.append(kwargs)
     )
-    monkeypatch.setattr(scheduling, "clock_check", lambda **kwargs: None)
     now = overdue.turn_deadline + timedelta(minutes=1)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.clock_sweep(now=now) == 2
@@ -197,11 +222,32 @@ def test_the_sweep_ends_time_freedom_matches_after_24_hours_away(alice):
     assert (match.status, match.end_reason) == (Match.Status.FINISHED, Match.EndReason.ABANDON)
 
 
-def test_a_clock_check_for_a_past_version_costs_one_query(alice, django_assert_num_queries):
-    """Every move plans a clock check; nearly all find the match moved on. They must
-    not lock the match or load its hand to learn that."""
+def test_a_clock_tick_with_nothing_due_costs_one_query(alice, django_assert_num_queries):
+    """The tick runs every second: with no clock due it is one indexed read."""
     match = connected_computer_match(alice)
+    Match.objects.exclude(pk=match.pk).update(clock_due_at=None)  # rows other tests left
     with django_assert_num_queries(1):
-        assert not services.clock_expire(
-            match_id=match.pk, expected_version=match.version - 1, now=match.turn_deadline
-        )
+        assert services.clock_tick(now=match.turn_deadline - timedelta(seconds=1)) == 0
+
+
+def test_the_clock_check_is_planned_per_turn_and_the_tick_plays_a_turn_that_ran_out(alice):
+    """No task per move: the match row says when its clock is due (the turn's deadline),
+    a draw within the turn leaves it as it was, and the tick plays the turn once due."""
+    match = connected_computer_match(alice)
+    Match.objects.exclude(pk=match.pk).update(clock_due_at=None)  # rows other tests left
+    seat = match.current_seat
+    deadline = match.turn_deadline
+    assert match.clock_due_at == deadline
+    services.move_submit(  # taking the upcard (or the discard) keeps the turn
+        match=match, user=alice, action={"type": "draw", "source": "discard"},
+        expected_version=match.version,
+    )
+    match.refresh_from_db()
+    assert (match.current_seat, match.turn_deadline, match.clock_due_at) == (
+        seat, deadline, deadline
+    )
+    assert services.clock_tick(now=deadline - SECOND) == 0
+    assert services.clock_tick(now=deadline) == 1
+    match.refresh_from_db()
+    assert match.current_seat != seat
+    assert Move.objects.filter(match=match, auto=True).count() == 1

@@ -161,7 +161,7 @@ async def test_bad_input_is_answered_and_changes_nothing(django_user_model):
     assert (await mover.state_at_least(version + 1))["version"] == version + 1
     assert (await waiter.receive_type("state"))["version"] == version + 1
     assert [f["type"] for f in waiter.frames if f["type"] != "presence"] == [
-        "state", "error", "state",
+        "state", "error", "event",
     ]
     for socket in (a, b, c):
         await socket.close()

@@ -14,6 +14,7 @@ from games import broadcast, services
 from games.engine import RuleSet
 from games.models import Match, Move, Seat
 from games.services import scheduling
+from ginsite import embedded_beat
 from tests.games.helpers import make_user
 from tests.games.sockets import Socket, choose_from_view
 
@@ -25,10 +26,11 @@ def embedded(settings, monkeypatch):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.BOT_THINK_SECONDS = 0.05
-    monkeypatch.setattr(scheduling, "EMBEDDED_SWEEP", False)
+    settings.EMBEDDED_SCHEDULER = True  # beat's jobs in-process: the clock tick every second
     monkeypatch.setattr(broadcast, "_server_loop", None)
     yield
     scheduling.cancel_embedded_timers()
+    embedded_beat.stop()
 
 
 @database_sync_to_async
@@ -40,11 +42,10 @@ def computer_match(django_user_model) -> tuple:
 
 @database_sync_to_async
 def run_out_the_clock(match_id: int) -> None:
-    """Bring the deadline of the turn on the table to half a second from now and
-    let the match schedule its clock check again."""
+    """Bring the deadline of the turn on the table to half a second from now (the
+    embedded scheduler checks due clocks every second)."""
     soon = timezone.now() + timedelta(seconds=0.5)
-    Match.objects.filter(pk=match_id).update(turn_deadline=soon)
-    services.play.schedule_followups(match_id)
+    Match.objects.filter(pk=match_id).update(turn_deadline=soon, clock_due_at=soon)
 
 
 @database_sync_to_async

@@ -286,14 +286,24 @@ def test_a_hand_in_play_cannot_be_replayed_or_redealt(django_user_model: Any) ->
         assert client.get(url).status_code == 404
 
 
-def test_other_people_cannot_read_a_match_in_progress(django_user_model: Any) -> None:
+def test_spectators_read_only_the_finished_hands_of_a_match_in_progress(
+    django_user_model: Any,
+) -> None:
+    """The table's "Score sheet" button works for a spectator (it was a 404): the
+    finished hands, never the one in play."""
     _client, user = signed_in(django_user_model, "judy")
     match = computer_match(user)
     play_until_hand(match, 2, random.Random(11))
-    stranger, _other = signed_in(django_user_model, "mallory")
-    assert stranger.get(reverse("games:sheet", kwargs={"match_id": match.pk})).status_code == 404
-    url = reverse("games:deal", kwargs={"match_id": match.pk, "number": 1})
-    assert stranger.get(url).status_code == 404
+    for spectator in (signed_in(django_user_model, "mallory")[0], Client()):
+        response = spectator.get(reverse("games:sheet", kwargs={"match_id": match.pk}))
+        assert response.status_code == 200
+        assert [row["number"] for row in response.context["sheet"]["hands"]] == [1]
+        assert "back to the table" in response.content.decode()
+        for name in ("games:deal", "games:replay"):
+            finished = reverse(name, kwargs={"match_id": match.pk, "number": 1})
+            assert spectator.get(finished).status_code == 200
+            in_play = reverse(name, kwargs={"match_id": match.pk, "number": 2})
+            assert spectator.get(in_play).status_code == 404
 
 
 def test_deal_of_a_finished_hand_is_what_the_seed_deals(django_user_model: Any) -> None:

@@ -12,6 +12,7 @@ from websockets.sync.client import connect
 from games import services, tasks
 from games.engine import RuleSet
 from games.models import Match, Move
+from tests.games.frames import TableState
 from tests.games.helpers import make_user, states_by_version
 from tests.games.sockets import Socket, choose_from_view, session_cookie
 
@@ -75,14 +76,18 @@ async def test_a_real_worker_plays_the_computer_to_the_end(
     assert [m.seat for m in moves if m.seq == duplicated_at + 1] == [bot_seat]
 
 
-def recv_state(ws, *, min_version: int = 0, my_turn: bool = False) -> dict:
+def recv_state(ws, table: TableState, *, min_version: int = 0, my_turn: bool = False) -> dict:
+    """The table's next state (a full ``state``, or an event frame applied to it)."""
     while True:
-        frame = json.loads(ws.recv(timeout=20))
-        if frame["type"] != "state" or frame["version"] < min_version:
+        state = table.take(json.loads(ws.recv(timeout=20)))
+        if table.gap:
+            table.gap = False
+            ws.send(json.dumps({"type": "sync"}))
+        if state is None or state["version"] < min_version:
             continue
-        if my_turn and frame["view"]["current_player"] != frame["you"]:
+        if my_turn and state["view"]["current_player"] != state["you"]:
             continue
-        return frame
+        return state
 
 
 def test_play_resumes_after_the_server_restarts(
@@ -99,20 +104,22 @@ def test_play_resumes_after_the_server_restarts(
     }
     url = f"{server.ws_url}/ws/match/{match.pk}/"
     with connect(url, **options) as ws:
-        state = recv_state(ws, my_turn=True)  # the worker plays the computer's first turn
+        table = TableState()
+        state = recv_state(ws, table, my_turn=True)  # the worker plays the computer's first turn
         action = choose_from_view(state["view"])
         ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
-        played = recv_state(ws, min_version=state["version"] + 1)
+        played = recv_state(ws, table, min_version=state["version"] + 1)
     server.restart()
     with connect(url, **options) as ws:
-        resync = recv_state(ws)
+        table = TableState()
+        resync = recv_state(ws, table)
         assert resync["version"] >= played["version"] and resync["you"] == state["you"]
         assert resync["match"]["id"] == match.pk
         if resync["view"]["current_player"] == resync["you"]:
             state = resync
         else:
-            state = recv_state(ws, my_turn=True)
+            state = recv_state(ws, table, my_turn=True)
         action = choose_from_view(state["view"])
         ws.send(json.dumps({"type": "action", "version": state["version"], "action": action}))
-        assert recv_state(ws, min_version=state["version"] + 1)["version"] > state["version"]
+        assert recv_state(ws, table, min_version=state["version"] + 1)["version"] > state["version"]
     assert Move.objects.filter(match=match, seat=state["you"]).count() >= 2

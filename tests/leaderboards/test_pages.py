@@ -240,7 +240,58 @@ def test_the_archive_lists_the_12_latest_past_boards_and_older_ones_stay_browsab
 
 def test_a_month_without_a_board_says_so(client):
     html = client.get("/leaderboards/month/2020/2/").content.decode()
-    assert "February 2020" in html and "No board for this month yet." in html
+    assert "February 2020" in html and "There is no board for February 2020." in html
+
+
+def test_the_own_line_tells_the_truth_in_every_state(client):
+    """Whatever the state of the stored board, the player's own line matches their
+    match record: never "no rated match" to a player who has some."""
+    now = timezone.now()
+    week = period_containing(PeriodKind.WEEK, now)
+    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    for _ in range(3):
+        finish_match((ann, bob), finished_at=now, scores=(100, 20))
+
+    # The board of this week has not been computed yet.
+    client.force_login(ann)
+    html = client.get("/leaderboards/").content.decode()
+    assert "This week's board has not been computed yet: boards are updated every minute." in html
+    assert standing(html) == (
+        "You have 3 rated matches this week, finished since the board was last computed:"
+        " they show at its next update (boards are updated every minute)."
+    )
+    # Computed before a player's first match: the same, for one match.
+    board_recompute(period=week, now=now)
+    finish_match((cid, bob), finished_at=now, scores=(50, 0))
+    client.force_login(cid)
+    html = client.get("/leaderboards/").content.decode()
+    assert standing(html).startswith("You have 1 rated match this week, finished since the board")
+    assert "it shows at its next update" in standing(html)
+    # Computed since: below the minimum.
+    board_recompute(period=week, now=now)
+    html = client.get("/leaderboards/").content.decode()
+    assert "Updated just now." in html and "0 minutes" not in html
+    assert standing(html) == (
+        "You have played 1 rated match this week (50 points): 4 more to be ranked."
+    )
+    # No rated match at all (an unrated match against the computer does not count).
+    dan = make_player("dan")
+    finish_match((dan, None), finished_at=now, bot_level="hard", rated=False)
+    client.force_login(dan)
+    html = client.get("/leaderboards/").content.decode()
+    assert standing(html) == (
+        "You have no rated match this week yet: play a quick match or invite a friend."
+    )
+    # A past week: told in the past tense, by its name.
+    html = client.get(period_url(week.previous())).content.decode()
+    assert standing(html) == f"You had no rated match in {week.previous().label}."
+    # A guest is never ranked, and is told how to be.
+    client.force_login(make_player("guest-1a2b3c", guest=True))
+    html = client.get("/leaderboards/month/").content.decode()
+    assert standing(html) == (
+        "Guests are not ranked: sign up to play rated matches against people and appear"
+        " on the boards."
+    )
 
 
 def test_rating_board_and_own_rating(client):
@@ -296,3 +347,27 @@ def test_computer_boards_rank_win_rate_per_level(client, settings):
     assert rows(html) == [("1", "cid")]
     assert standing(html).startswith("Your position: #1")
     assert client.get("/leaderboards/computer/easy/").status_code == 404
+
+
+def test_a_board_counts_one_match_and_one_point_in_the_singular(client, settings):
+    settings.LEADERBOARD_MIN_MATCHES = 1
+    now = timezone.now()
+    ann, bob = make_player("ann"), make_player("bob")
+    finish_match((ann, bob), finished_at=now, scores=(1, 0))
+    board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    client.force_login(ann)
+    html = client.get("/leaderboards/").content.decode()
+    assert "at least 1 match to be ranked" in html
+    assert standing(html) == "Your position: #1 with 1 point from 1 match."
+
+
+def test_computer_boards_say_which_levels_count_and_why(client):
+    html = client.get("/leaderboards/computer/").content.decode()
+    note = " ".join(re.sub(r"<[^>]+>", "", html.split('id="levels-note">', 1)[1]).split())
+    assert note.startswith(
+        "Only the hard and expert computers have boards: against the easy and medium levels"
+        " a regular player wins nearly every match"
+    )
+    client.force_login(make_player("guest-9f9f9f", guest=True))
+    html = client.get("/leaderboards/computer/").content.decode()
+    assert standing(html).startswith("Guests are not ranked: sign up to keep your matches")

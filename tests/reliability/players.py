@@ -17,6 +17,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tests.games.frames import TableState
 from tests.games.sockets import choose_from_view
 
 
@@ -43,7 +44,9 @@ class Player:
     servers: list[str]
     pace: float = 0.2
     submissions: list[Submission] = field(default_factory=list)
+    # Every state the player held: the full ones, and those after each event frame.
     states: list[dict[str, Any]] = field(default_factory=list)
+    table: TableState = field(default_factory=TableState)
     errors: list[dict[str, Any]] = field(default_factory=list)
     connected_to: list[str] = field(default_factory=list)
     # (last version seen before a connection, version of its first state)
@@ -90,13 +93,19 @@ class Player:
             try:
                 text = await asyncio.wait_for(ws.recv(), timeout=0.25)
             except TimeoutError:
-                continue  # look at ``stop`` again; never ask for a resync (browsers do not)
+                continue  # look at ``stop`` again
             frame = json.loads(text)
-            if frame["type"] == "state":
-                if first:
+            if frame["type"] in ("state", "event"):
+                if first and frame["type"] == "state":
                     self.resyncs.append((seen_before, frame["version"]))
                     first = False
-                await self._on_state(ws, frame)
+                state = self.table.take(frame)
+                if state is None:
+                    if self.table.gap:  # a version went missing: ask, as browsers do
+                        self.table.gap = False
+                        await ws.send(json.dumps({"type": "sync"}))
+                    continue
+                await self._on_state(ws, state)
                 if self.finished:
                     return
             elif frame["type"] == "error":

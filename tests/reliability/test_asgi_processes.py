@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async
 from websockets.asyncio.client import connect
 
 from games.models import Move
+from tests.games.frames import TableState
 from tests.reliability.common import (
     assert_frames_hide_secrets,
     cookie,
@@ -125,12 +126,21 @@ class Tab:
         self.ws = ws
         self.last: dict | None = None
         self.stale = 0
+        self.table = TableState()
+
+    async def _take(self, frame: dict) -> None:
+        state = self.table.take(frame)
+        if state is not None:
+            self.last = state
+        elif self.table.gap:  # a version went missing: ask, as the browser does
+            self.table.gap = False
+            await self.ws.send(json.dumps({"type": "sync"}))
 
     async def state_at_least(self, version: int) -> dict:
         while self.last is None or self.last["version"] < version:
             frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout=15))
-            if frame["type"] == "state":
-                self.last = frame
+            if frame["type"] in ("state", "event"):
+                await self._take(frame)
             elif frame["type"] == "error":
                 assert frame["code"] == "stale_version", frame
                 self.stale += 1
@@ -145,8 +155,8 @@ class Tab:
                 if frame["type"] == "error":
                     assert frame["code"] == "stale_version", frame
                     self.stale += 1
-                elif frame["type"] == "state":
-                    self.last = frame
+                elif frame["type"] in ("state", "event"):
+                    await self._take(frame)
         except TimeoutError:
             pass
         count, self.stale = self.stale, 0

@@ -35,13 +35,32 @@ def assert_hides_secrets(
     assert all(h["number"] < number or over for h in match["hands"])
     if state.phase == "over":
         return  # the match ended on this hand: the showdown shows both hands
+    leaked = visible_cards(shown) & concealed_from(state, seat)
+    assert not leaked, f"concealed cards {sorted(leaked)} sent to {seat}"
+    if seat is not None:
+        assert frame["view"]["hand"] == [str(c) for c in state.hands[seat]]
+
+
+def concealed_from(state: HandState, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: a spectator) may not see: the stock, and the other
+    hand but for the cards it took from the discard pile."""
     concealed = {str(c) for c in state.stock}
     for other in (0, 1):
         if other != seat:
             concealed |= {str(c) for c in state.hands[other]} - {
                 str(c) for c in state.known[other]
             }
-    leaked = visible_cards(shown) & concealed
+    return concealed
+
+
+def assert_event_hides_secrets(
+    frame: dict[str, Any], seat: int | None, state: HandState, seeds: dict[int, str]
+) -> None:
+    """``frame`` (an ``event`` frame for ``seat``) shows no concealed card and no seed;
+    only the mover's own frame says which card they drew from the stock."""
+    text = json.dumps(frame)
+    assert not any(seed in text for seed in seeds.values()), f"a seed leaked to {seat}"
+    leaked = visible_cards(frame) & concealed_from(state, seat)
     assert not leaked, f"concealed cards {sorted(leaked)} sent to {seat}"
-    if seat is not None:
-        assert frame["view"]["hand"] == [str(c) for c in state.hands[seat]]
+    movers = {event["seat"] for event in frame["events"]}
+    assert "you" not in frame or seat in movers, f"private part sent to {seat}"

@@ -45,6 +45,7 @@ def form(prefix: str, **extra: str) -> dict[str, str]:
 REDIRECTS = {
     "login": "/accounts/login/", "home": "/", "table": "/match/", "admin-login": "/admin/login/",
     "reauth": "/accounts/reauthenticate/", "set-password": "/accounts/password/set/",
+    "my-matches": "/matches/",
 }
 
 # (route name, label, method, payload, expected); a payload of JSON goes as JSON.
@@ -52,11 +53,18 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("health", "", expect("200")),
     ("games:home", "", expect("200")),
     ("games:fairness", "", expect("200")),
+    ("games:offline", "the offline table: the same page for everyone", expect("200")),
+    ("games:offline_account", "who is signed in (for the offline page)", expect("200")),
+    ("games:service_worker", "", expect("200")),
+    ("games:manifest", "", expect("200")),
     ("games:table", "a match in play: anyone may watch", expect("200")),
-    ("games:sheet", "a match in play: its players only",
-     expect("404", player="200", muted="200")),
+    ("games:sheet", "a match in play: anyone may read its finished hands, as anyone may watch",
+     expect("200")),
     ("games:replay", "a finished match: anyone", expect("200")),
     ("games:deal", "a finished match: anyone", expect("200")),
+    ("analysis:api_match", "a match in play: its players only",
+     expect("403", player="200", muted="200")),
+    ("analysis:hand_review", "a hand cut short by a resignation: never analysed", expect("404")),
     ("games:my_matches", "", signed_in("200")),
     ("games:quick_status", "", signed_in("200")),
     ("games:join", "an invitation: its host goes to the table", signed_in("200", player="table")),
@@ -70,8 +78,20 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("leaderboards:current_month", "", expect("200")),
     ("leaderboards:month", "", expect("200")),
     ("leaderboards:rating", "", expect("200")),
+    ("leaderboards:bot_rating", "", expect("200")),
     ("leaderboards:computer", "", expect("200")),
     ("leaderboards:computer_level", "", expect("200")),
+    ("api:match_export", "a finished match: anyone", expect("200")),
+    ("api:user_matches", "public, a token optional", expect("200")),
+    ("api:api_match_export", "a token only: a session is not enough", expect("401")),
+    ("api:account", "a token only", expect("401")),
+    ("api:event_stream", "a token only", expect("401")),
+    ("api:match_stream", "a token only", expect("401")),
+    ("api:match_state", "a token only", expect("401")),
+    ("api:tokens", "", signed_in("200")),
+    ("api:token_revoke", "GET is not allowed", signed_in("405")),
+    ("api:challenge_page", "an unknown challenge", signed_in("404")),
+    ("api:challenge_status", "an unknown challenge", signed_in("404")),
     ("account_login", "", expect("home", anonymous="200", banned="200")),
     ("account_signup", "guests may sign up",
      expect("home", anonymous="200", banned="200", guest="200")),
@@ -99,6 +119,10 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
     ("games:play_quick", "registered players only", form("quick"),
      signed_in("302", guest="home")),
     ("games:quick_cancel", "", {}, signed_in("home")),
+    ("games:cancel_invite", "a waiting invitation: its host alone cancels it", {},
+     signed_in("table", player="my-matches")),
+    ("games:offline_upload", "signed-in only; a record that does not replay is refused",
+     {"json": {"id": "not-a-match"}}, expect("400", anonymous="401", banned="401")),
     ("games:join", "a fresh invitation: guests may not take the seat", {},
      signed_in("table", guest="home")),
     ("chat:report", "a table message: not one's own; spectators read the table chat",
@@ -106,9 +130,20 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
     ("chat:block", "carol: not oneself, not as a guest", {"json": {"username": "carol"}},
      signed_in("200", guest="400", other="400")),
     ("chat:unblock", "", {"json": {"username": "carol"}}, signed_in("200")),
+    ("analysis:hint", "a friend match: no hints for anyone", {"json": {}}, expect("403")),
     ("accounts:delete", "a wrong confirmation deletes nothing", {"confirm": "no"},
      signed_in("400")),
     ("account_logout", "", {}, expect("home")),
+    ("api:tokens", "registered players only", {"name": "x"}, signed_in("200", guest="400")),
+    ("api:profile_challenge", "alice: back to her profile when refused", {"target": "50"},
+     signed_in("302")),
+    ("api:challenge_page_cancel", "an unknown challenge", {}, signed_in("404")),
+    ("api:challenge_page_accept", "an unknown challenge", {}, signed_in("404")),
+    ("api:challenge_page_decline", "an unknown challenge", {}, signed_in("404")),
+    *[(name, "a token only: a session is not enough", {"json": {}}, expect("401"))
+      for name in ("api:bot_upgrade", "api:challenge_computer", "api:challenge_create",
+                   "api:challenge_accept", "api:challenge_decline", "api:challenge_cancel",
+                   "api:match_action", "api:match_resign", "api:match_chat")],
 ]
 ADMIN_MATRIX = [
     ("/admin/", expect("admin-login", staff="200")),
@@ -134,7 +169,8 @@ def test_every_route_is_in_the_matrix(db):
     listed = {name for name, *_ in GET_MATRIX} | {name for name, *_ in POST_MATRIX}
     names = route_names()
     for path_only in ("games:play_guest", "games:play_computer", "games:play_friend",
-                      "games:play_quick", "games:quick_cancel", "chat:report", "chat:block",
+                      "games:play_quick", "games:quick_cancel", "games:cancel_invite",
+                      "chat:report", "chat:block",
                       "chat:unblock", "account_logout"):
         assert path_only in names
     assert names - listed == set(), "routes without a row in the authorisation matrix"
@@ -159,6 +195,8 @@ def test_http_authorisation_matrix():
             path = paths[name]
             if name == "games:join":
                 path = f"/join/{fresh_invitation(world).invite_token}/"
+            if name == "games:cancel_invite":
+                path = f"/match/{fresh_invitation(world).pk}/cancel/"
             client = world.client(role)
             if "json" in payload:
                 response = client.post(path, json.dumps(payload["json"]),

@@ -1,5 +1,6 @@
-"""Hidden information: every state frame sent to each seat and to spectators is
-checked against the true deal. No frame may hold a card of the other seat's
+"""Hidden information: every frame (full states and event frames) sent to each
+seat and to spectators is checked against the true deal. No frame may hold a card
+of the other seat's
 concealed hand, a stock card, or the seed of a hand still in play; each player's
 frame shows exactly their own hand.
 
@@ -7,10 +8,10 @@ Three layers, from many matches to real sockets:
 
 1. Hundreds of complete matches (to the target score, or resigned) played in
    memory (each seat knocks as soon as it may, else draws and discards its
-   highest loose card, from its own view): the frames are built by the
-   real builder, ``selectors.match_state_messages``, from Match/Seat/Hand objects
-   that follow the services' rules (deal, next dealer, scoring) without the
-   database round trips of a move (which would make this minutes long).
+   highest loose card, from its own view) by the services' own core
+   (``play.Change``) on unsaved Match/Seat/Hand objects, its writes left out (the
+   database round trips of a move would make this minutes long): every full state
+   and every event frame it would send is checked.
 2. Complete matches through the services (``move_submit``, ``bot_turn_play``,
    ``match_resign``), every message ``games.broadcast`` hands to the channel layer
    captured instead of sent (exactly what that group's sockets receive; a
@@ -28,14 +29,18 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import broadcast, selectors, services
+from games import broadcast, services
 from games.bots import choose_action
-from games.engine import HandState, RuleSet, next_dealer, score_match
+from games.engine import HandState, MatchState, RuleSet
 from games.models import Hand, Match, Seat
-from games.services import scheduling
+from games.services import play, scheduling, store
 from tests.games.helpers import current_state, make_user
 from tests.games.sockets import choose_from_view
-from tests.security.secrets import assert_hides_secrets, visible_cards
+from tests.security.secrets import (
+    assert_event_hides_secrets,
+    assert_hides_secrets,
+    visible_cards,
+)
 
 IN_MEMORY_MATCHES = 200
 SERVICE_MATCHES = 3
@@ -49,6 +54,9 @@ VARIANTS = {
 
 def check_messages(messages: dict[Any, dict], state: HandState, seeds: dict[int, str]) -> int:
     for audience, message in messages.items():
+        if message["type"] == "event":
+            assert_event_hides_secrets(message, audience, state, seeds)
+            continue
         assert message["you"] == audience
         assert_hides_secrets(message, audience, state, seeds)
     return len(messages)
@@ -58,125 +66,93 @@ def check_messages(messages: dict[Any, dict], state: HandState, seeds: dict[int,
 
 
 class MemoryMatch:
-    """A match kept in unsaved model objects, moved on as games/services/play.py does."""
+    """A match kept in unsaved model objects, moved on by the services' own core
+    (games/services/play.py ``Change``) with its writes and sends left out: the
+    messages are the ones the services would send."""
 
     def __init__(
         self, pk: int, variant: str, rules: RuleSet, players: list[Any], rng: random.Random
     ) -> None:
-        self.rng = rng
-        self.rules = rules
-        self.match = Match(
-            pk=pk,
-            kind=Match.Kind.FRIEND,
-            variant=variant,
-            rules=rules.to_dict(),
-            status=Match.Status.ACTIVE,
-            version=1,
-            rated=True,
-            started_at=timezone.now(),
+        now = timezone.now()
+        match = Match(
+            pk=pk, kind=Match.Kind.FRIEND, variant=variant, rules=rules.to_dict(),
+            status=Match.Status.ACTIVE, version=1, rated=False, started_at=now,
+            first_dealer=rng.randrange(2), finished_hands=[],
         )
-        self.seats = [Seat(index=i, user=players[i]) for i in (0, 1)]
-        self.hands: list[Hand] = []
-        self.results: list[dict] = []
-        self.deal(1, rng.randrange(2))
+        seed = rng.randbytes(32)
+        state = MatchState.start(rules, match.first_dealer, seed)
+        hand = Hand(
+            pk=1, number=1, dealer=match.first_dealer, seed=seed,
+            seed_hash=hashlib.sha256(seed).hexdigest(), state=state.hand.to_dict(),
+        )
+        seats = [Seat(index=i, user=players[i], connected=True) for i in (0, 1)]
+        self.locked = play.Locked(match=match, seats=seats, hand=hand)
+        self.hands = [hand]
+        play._start_turn(match, state, now, after_showdown=False)
+        self.first = play._states(self.locked, state, now, [0, 1])
+        self.engine_state = state
 
-    def deal(self, number: int, dealer: int) -> None:
-        seed = self.rng.randbytes(32)
-        state = self._state = HandState.deal(self.rules, dealer, seed)
-        self.hands.append(
-            Hand(
-                number=number,
-                dealer=dealer,
-                seed=seed,
-                seed_hash=hashlib.sha256(seed).hexdigest(),
-                state=state.to_dict(),
-            )
-        )
-        self.start_turn(state)
-
-    def start_turn(self, state: HandState) -> None:
-        self.match.current_seat = state.current_player
-        seconds = self.rules.turn_seconds
-        self.match.turn_deadline = (
-            None if seconds is None else timezone.now() + timezone.timedelta(seconds=seconds)
-        )
+    @property
+    def match(self) -> Match:
+        return self.locked.match
 
     @property
     def state(self) -> HandState:
-        return self._state
+        return self.engine_state.hand
 
     def seeds(self) -> dict[int, str]:
         return {h.number: bytes(h.seed).hex() for h in self.hands}
 
-    def play(self, action: dict) -> None:
-        hand = self.hands[-1]
-        state, _events = self.state.apply(action)
-        self._state = state
-        self.match.version += 1
-        hand.state = state.to_dict()
-        if not state.is_over:
-            self.start_turn(state)
-            return
-        hand.result = state.result.to_dict()
-        self.results.append(hand.result)
-        score = score_match(self.rules, self.results)
-        for seat in self.seats:
-            seat.score = score.hand_points[seat.index]
-        if score.over:
-            self.finish(score.winner, Match.EndReason.TARGET, score.to_dict())
-        else:
-            self.deal(hand.number + 1, next_dealer(hand.dealer, state.result))
+    def play(self, action: dict) -> dict[Any, dict]:
+        change = play.Change(self.locked, timezone.now())
+        change.act(self.match.current_seat, action)
+        return self._commit(change)
 
-    def resign(self, loser: int) -> None:
-        score = score_match(self.rules, self.results, forfeit=loser)
-        self.match.version += 1
-        self.finish(1 - loser, Match.EndReason.RESIGN, score.to_dict())
+    def resign(self, loser: int) -> dict[Any, dict]:
+        change = play.Change(self.locked, timezone.now())
+        change.forfeit(loser, Match.EndReason.RESIGN)
+        return self._commit(change)
 
-    def finish(self, winner: int | None, reason: str, final: dict) -> None:
-        self.match.status = Match.Status.FINISHED
-        self.match.winner_seat = winner
-        self.match.end_reason = reason
-        self.match.final_score = final
-        self.match.current_seat = None
-        self.match.turn_deadline = None
-        for seat in self.seats:
-            seat.score = final["totals"][seat.index]
+    def _commit(self, change: play.Change) -> dict[Any, dict]:
+        sent = change.commit()
+        self.engine_state = change.state
+        if self.locked.hand is not self.hands[-1]:
+            self.locked.hand.pk = len(self.hands) + 1
+            self.hands.append(self.locked.hand)
+        return sent
 
 
 @pytest.mark.django_db
 def test_no_frame_of_hundreds_of_matches_shows_a_hidden_card(django_user_model, monkeypatch):
     rng = random.Random(20261129)
     players = [make_user(django_user_model, "alice"), make_user(django_user_model, "bob")]
-    current: dict[str, MemoryMatch] = {}
-    # The real frame builder, fed from memory instead of two queries.
-    monkeypatch.setattr(
-        selectors, "_load", lambda match: (match, current["m"].seats, current["m"].hands)
-    )
-    frames = hands = resigned = 0
+    monkeypatch.setattr(store.Writes, "run", lambda self: self.statements.clear())
+    monkeypatch.setattr(broadcast, "publish_on_commit", lambda match_id, messages: None)
+    frames = hands = resigned = events = 0
     for number in range(IN_MEMORY_MATCHES):
         # Straight Gin hands often end in a draw: its matches are long, so fewer.
         variant = rng.choices(list(VARIANTS), weights=[4, 1, 2, 2])[0]
         rules = VARIANTS[variant].replace(target_score=50)
-        game = current["m"] = MemoryMatch(10**9 + number, variant, rules, players, rng)
+        game = MemoryMatch(10**9 + number, variant, rules, players, rng)
+        frames += check_messages(game.first, game.state, game.seeds())
         resign_at = rng.randrange(20, 150) if rng.random() < 0.25 else None
         moves = 0
         while game.match.status == Match.Status.ACTIVE:
-            frames += check_messages(
-                selectors.match_state_messages(match=game.match), game.state, game.seeds()
-            )
             if moves == resign_at:
-                game.resign(rng.randrange(2))
+                final = game.resign(rng.randrange(2))
                 resigned += 1
                 break
-            game.play(choose_from_view(game.state.player_view(game.match.current_seat)))
+            sent = game.play(choose_from_view(game.state.player_view(game.match.current_seat)))
+            frames += check_messages(sent, game.state, game.seeds())
+            events += sum(m["type"] == "event" for m in sent.values())
+            final = sent
             moves += 1
-        final = selectors.match_state_messages(match=game.match)
         frames += check_messages(final, game.state, game.seeds())
         assert all(m["match"]["status"] == "finished" for m in final.values())
         assert [h["seed"] for h in final[None]["match"]["hands"]] == list(game.seeds().values())
         hands += len(game.hands)
     assert resigned > 0 and hands > 3 * IN_MEMORY_MATCHES
-    assert frames > 100 * IN_MEMORY_MATCHES
+    assert frames > 100 * IN_MEMORY_MATCHES and events > 0.8 * frames
 
 
 # --- 2. complete matches through the services ------------------------------------------
@@ -211,6 +187,9 @@ def check_sent(match: Match, sent: list[tuple[str, dict[str, Any]]]) -> int:
         if group == broadcast.public_group(match.pk):
             assert message["type"] == "presence" and not visible_cards(message)
             continue
+        if message["type"] == "event":
+            assert_event_hides_secrets(message, audiences[group], state, seeds)
+            continue
         assert message["you"] == audiences[group]
         assert_hides_secrets(message, audiences[group], state, seeds)
     return len(sent)
@@ -224,7 +203,6 @@ def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
     monkeypatch.setattr(broadcast, "_group_send", capture.group_send)
     # The test plays the computer's turns itself; clock checks never come due.
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
-    monkeypatch.setattr(scheduling, "clock_check", lambda **kwargs: None)
     rng = random.Random(7)
     alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
     frames = 0

@@ -7,7 +7,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import BaseCommand, call_command
 
-PASSWORD_FILE = Path(settings.BASE_DIR) / ".dev-admin-password"
+# Beside the embedded SQLite database (the repository's root by default), so a site run
+# on another database file (SQLITE_PATH) keeps its own admin password.
+_database = settings.DATABASES["default"]
+PASSWORD_FILE = (
+    Path(_database["NAME"]).parent
+    if _database["ENGINE"].endswith("sqlite3")
+    else Path(settings.BASE_DIR)
+) / ".dev-admin-password"
 
 
 class Command(BaseCommand):
@@ -21,7 +28,9 @@ class Command(BaseCommand):
             user_model.objects.create_superuser("admin", "admin@localhost", password)
             PASSWORD_FILE.write_text(password + "\n")
         password = PASSWORD_FILE.read_text().strip() if PASSWORD_FILE.exists() else "(unchanged)"
+        # The address is runserver's to say (ginsite/management/commands/runserver.py):
+        # the site may be started on any port.
         self.stdout.write(
-            "Site ready at http://127.0.0.1:8000 - admin at http://127.0.0.1:8000/admin/ "
-            f"as 'admin' with password {password} (saved in .dev-admin-password)."
+            f"Database ready. Admin account 'admin' with password {password} "
+            f"(saved in {PASSWORD_FILE.name})."
         )

@@ -133,6 +133,10 @@ export function renderCard(card, options = {}) {
   if (options.tag === "button") el.type = "button";
   if (options.faceDown || !card) {
     el.classList.add("card--back");
+    if (options.label === "") {  // decoration: the pile around it is named
+      el.setAttribute("aria-hidden", "true");
+      return el;
+    }
     if (options.tag !== "button") el.setAttribute("role", "img");
     el.setAttribute("aria-label", options.label ?? "card back");
     return el;

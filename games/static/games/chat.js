@@ -2,7 +2,11 @@
 // (/ws/lobby/), table chat over the match page's socket (table.js relays its
 // frames as "gin:socket-message" events and sends what we dispatch as
 // "gin:socket-send"). Messages are plain text: everything a user wrote is put in
-// the page with textContent, never parsed as HTML.
+// the page with textContent, never parsed as HTML. While the messages are out of
+// sight (below the table on a phone, another tab), a button counts the new ones
+// and brings the chat into view.
+
+import { errorSentence, plural } from "./words.js";
 
 const panel = document.querySelector("[data-chat]");
 if (panel) mount(panel);
@@ -21,6 +25,25 @@ function mount(root) {
   const input = $("[data-chat-input]");
   const me = root.dataset.me;
   let waiting = false;  // a message of ours is on its way (to attribute an error to chat)
+
+  const unreadButton = $("[data-chat-unread]");
+  let unread = 0;
+  let inView = true;
+  function setUnread(count) {
+    unread = count;
+    unreadButton.hidden = count === 0;
+    unreadButton.textContent = `Chat: ${plural(count, "new message")}`;
+  }
+  new IntersectionObserver((entries) => {
+    inView = entries.at(-1).isIntersecting;
+    if (inView && !document.hidden) setUnread(0);
+  }, { threshold: 0.5 }).observe(log);
+  document.addEventListener("visibilitychange", () => { if (inView && !document.hidden) setUnread(0); });
+  unreadButton.addEventListener("click", () => {
+    root.scrollIntoView({ block: "end", behavior: "smooth" });
+    (input ?? log).focus({ preventScroll: true });
+    setUnread(0);
+  });
 
   // data-state: "connecting" until the history arrives, then "live" ("offline" while
   // the lobby socket reconnects).
@@ -103,6 +126,7 @@ function mount(root) {
           if (notice.dataset.kind === "error") showNotice("");
         }
         append(data.message);
+        if (data.message.author !== me && (!inView || document.hidden)) setUnread(unread + 1);
         break;
       case "chat_hidden":
         log.querySelector(`[data-id="${CSS.escape(String(data.id))}"]`)?.remove();
@@ -113,7 +137,7 @@ function mount(root) {
       case "error":
         if (CHAT_ERRORS.has(data.code) || (waiting && data.code === "not_a_player")) {
           waiting = false;
-          showNotice(data.message || data.code);
+          showNotice(data.message || errorSentence(data.code));
         }
         break;
       default:
@@ -168,7 +192,7 @@ function mount(root) {
     const fields = new FormData(dialog.querySelector("[data-chat-report-form]"));
     const url = root.dataset.reportUrl.replace("/0/report/", `/${encodeURIComponent(m.id)}/report/`);
     const { ok, reply } = await post(url, { reason: fields.get("reason"), comment: fields.get("comment") });
-    showNotice(reply.message || (ok ? "Report sent." : "The report was not sent."), ok ? "info" : "error");
+    showNotice(reply.message || (ok ? "Report sent." : errorSentence(reply.code)), ok ? "info" : "error");
   });
 
   async function block(m) {

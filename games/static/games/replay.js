@@ -1,7 +1,12 @@
 // Move-by-move replay of a finished hand: both hands face up, step with the
-// buttons, the slider or the arrow keys, or let it play.
+// buttons, the slider or the arrow keys, or let it play. With the hand's analysis:
+// a coloured mark on each labelled decision, the better action on the cards, the
+// graph of each player's expected points, and N / P to the next / previous mistake.
 
 import { cardListName, renderCard, renderCardText, sortByRank, sortMeld } from "./cards.js";
+import { plural } from "./words.js";
+import { deadwoodAfterDiscard } from "./melds.js";
+import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const app = document.getElementById("replay-app");
@@ -94,11 +99,12 @@ function show(i) {
   const pub = views[0];
   const stock = $("[data-replay-stock]");
   stock.replaceChildren();
-  if (pub.stock_count) stock.append(renderCard(null, { faceDown: true, label: `stock, ${pub.stock_count} cards` }));
+  if (pub.stock_count) stock.append(renderCard(null, { faceDown: true, label: `stock, ${plural(pub.stock_count, "card")}` }));
   $("[data-replay-stock-count]").textContent = String(pub.stock_count);
   const discard = $("[data-replay-discard]");
   discard.replaceChildren(...pub.discard_pile.slice(-3).map((c) => renderCard(c)));
   $("[data-replay-caption]").replaceChildren(caption(index));
+  annotate(index);
   range.value = String(index);
   $("[data-position]").textContent = `${index} / ${steps.length - 1}`;
   renderResult(index === steps.length - 1 ? pub.result : null);
@@ -126,7 +132,169 @@ app.addEventListener("click", (event) => {
 range.addEventListener("input", () => { stop(); show(Number(range.value)); });
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select")) return;
+  if (event.metaKey || event.ctrlKey || event.altKey) return;
+  const key = event.key.toLowerCase();
   if (event.key === "ArrowRight") { stop(); show(index + 1); }
   else if (event.key === "ArrowLeft") { stop(); show(index - 1); }
+  else if (key === "n") { stop(); stepToMistake(1); }
+  else if (key === "p") { stop(); stepToMistake(-1); }
 });
+
+// --------------------------------------------------------------------------
+// Analysis: step i shows the position after the decision of ply i - 1.
+// --------------------------------------------------------------------------
+const review = { ready: false, byPly: new Map(), hinted: new Set() };
+
+function decisionAt(i) { return i > 0 ? review.byPly.get(i - 1) : undefined; }
+
+function annotate(i) {
+  const note = $("[data-review-note]");
+  app.querySelectorAll(".card--better").forEach((el) => el.classList.remove("card--better"));
+  const d = decisionAt(i);
+  app.querySelectorAll("[data-review-moves] button").forEach((b) => {
+    if (Number(b.dataset.ply) === i - 1) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+  });
+  drawCursor(i);
+  if (!d) { note.hidden = true; note.replaceChildren(); return; }
+  note.hidden = false;
+  note.replaceChildren();
+  if (review.hinted.has(steps[i].move?.seq)) note.append("💡 hint shown · ");
+  if (!d.label) {
+    note.append(d.loss > 0 ? `Good (${lossText(d.loss)})` : "Best play");
+    return;
+  }
+  note.append(markFor(d.label), ` ${d.label[0].toUpperCase()}${d.label.slice(1)}. `);
+  const better = document.createElement("span");
+  better.className = "review-note__better";
+  better.dataset.better = "";
+  const hand = steps[i - 1].views[d.seat].hand;
+  const gin = d.best.type === "knock" && deadwoodAfterDiscard(hand).get(d.best.card) === 0;
+  better.append("Better: ", actionText(d.best, { gin }), ` (${lossText(d.loss)})`);
+  note.append(better);
+  // The better action on the cards: its card in the player's hand, or the pile.
+  const box = $(`[data-replay-hand='${d.seat === bottom ? "bottom" : "top"}']`);
+  if (d.best.card && d.best.type !== "draw") box.querySelector(`.card[data-card="${d.best.card}"]`)?.classList.add("card--better");
+  else if (d.best.type === "draw" && d.best.source === "discard") $("[data-replay-discard] .card:last-child")?.classList.add("card--better");
+  else if (d.best.type === "draw") $("[data-replay-stock]")?.classList.add("card--better");
+}
+
+function stepToMistake(direction) {
+  const plies = [...review.byPly.values()].filter((d) => d.label).map((d) => d.ply + 1);
+  const target = direction > 0 ? plies.find((p) => p > index) : plies.reverse().find((p) => p < index);
+  if (target !== undefined) show(target);
+}
+app.addEventListener("click", (event) => {
+  const step = event.target.closest("[data-review-step]")?.dataset.reviewStep;
+  if (step) { stop(); stepToMistake(step === "next" ? 1 : -1); return; }
+  const ply = event.target.closest("[data-ply]")?.dataset.ply;
+  if (ply !== undefined) { stop(); show(Number(ply) + 1); }
+});
+
+const GRAPH = { w: 640, h: 140, pad: 10 };
+const SEAT_COLOURS = ["#f4c54d", "#7cc4ff"];
+let scale = null;
+
+function svg(name, attrs) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function drawGraph(decisions) {
+  const box = $("[data-review-svg]");
+  box.replaceChildren();
+  const values = decisions.map((d) => d.value);
+  const top = Math.max(10, ...values.map(Math.abs));
+  const x = (ply) => GRAPH.pad + (ply + 1) * (GRAPH.w - 2 * GRAPH.pad) / Math.max(1, steps.length - 1);
+  const y = (v) => GRAPH.h / 2 - (v / top) * (GRAPH.h / 2 - GRAPH.pad);
+  scale = { x };
+  box.append(svg("line", { x1: 0, x2: GRAPH.w, y1: y(0), y2: y(0), stroke: "#5b7a66", "stroke-dasharray": "4 4" }));
+  for (const [v, dy] of [[top, 12], [-top, -4]]) {
+    const t = svg("text", { x: 4, y: y(v) + dy, "font-size": 11, fill: "#a9bfb0" });
+    t.textContent = `${v > 0 ? "+" : "−"}${Math.round(Math.abs(v))}`;
+    box.append(t);
+  }
+  for (const seat of [0, 1]) {
+    const mine = decisions.filter((d) => d.seat === seat);
+    if (!mine.length) continue;
+    const line = svg("polyline", {
+      points: mine.map((d) => `${x(d.ply).toFixed(1)},${y(d.value).toFixed(1)}`).join(" "),
+      fill: "none", stroke: SEAT_COLOURS[seat], "stroke-width": 2, "stroke-linejoin": "round",
+      "data-seat-line": String(seat),
+    });
+    const title = svg("title", {});
+    title.textContent = `${data.seats[seat]}: expected points`;
+    line.append(title);
+    box.append(line);
+    for (const d of mine.filter((m) => m.label)) {
+      const dot = svg("circle", { cx: x(d.ply), cy: y(d.value), r: 5, fill: `var(--${d.label})`, stroke: "#111", "data-ply": String(d.ply), style: "cursor:pointer" });
+      const t = svg("title", {});
+      t.textContent = `${data.seats[seat]}: ${d.label} (${lossText(d.loss)})`;
+      dot.append(t);
+      box.append(dot);
+    }
+  }
+  box.append(svg("line", { x1: 0, x2: 0, y1: 0, y2: GRAPH.h, stroke: "#fff", "stroke-opacity": .5, "data-cursor": "" }));
+}
+
+function drawCursor(i) {
+  const cursor = app.querySelector("[data-cursor]");
+  if (!cursor || !scale) return;
+  const at = scale.x(i - 1);
+  cursor.setAttribute("x1", at);
+  cursor.setAttribute("x2", at);
+}
+
+function renderReview(r) {
+  const status = $("[data-review-status]");
+  if (!r) { status.textContent = "No analysis for this hand."; return; }
+  if (!r.ready) { status.textContent = "The analysis of this hand is not ready yet: reload in a moment."; return; }
+  review.ready = true;
+  for (const d of r.decisions) review.byPly.set(d.ply, d);
+  // A hint was given for the position of ``version``: the move that followed is seq version + 1.
+  for (const h of r.hinted_versions || []) review.hinted.add(h.version + 1);
+  status.textContent = "Each decision judged from what its player could see at that moment.";
+  const summary = $("[data-review-summary]");
+  summary.replaceChildren();
+  for (const seat of [bottom, top]) {
+    const div = document.createElement("div");
+    div.dataset.reviewAccuracy = String(seat);
+    const acc = r.accuracy[seat];
+    const big = document.createElement("div");
+    big.className = "accuracy";
+    big.textContent = acc === null || acc === undefined ? "–" : String(Math.round(acc));
+    const small = document.createElement("div");
+    small.append(`${name(seat)} · accuracy · ${countsText(r.counts[seat])}`);
+    if (r.hints?.[seat]) small.append(` · ${r.hints[seat]} hint${r.hints[seat] === 1 ? "" : "s"} used`);
+    div.append(big, small);
+    summary.append(div);
+  }
+  const list = $("[data-review-moves]");
+  list.replaceChildren();
+  for (const d of r.decisions) {
+    const li = document.createElement("li");
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.ply = String(d.ply);
+    if (d.label) b.dataset.label = d.label;
+    b.append(`${d.ply + 1}. ${data.seats[d.seat].split(" ")[0]} `, actionText(d.played));
+    if (d.label) b.append(markFor(d.label));
+    li.append(b);
+    list.append(li);
+  }
+  $("[data-review-graph]").hidden = false;
+  const legend = $("[data-review-legend]");
+  legend.replaceChildren();
+  for (const seat of [0, 1]) {
+    const swatch = document.createElement("span");
+    swatch.className = "review__swatch";
+    swatch.style.background = SEAT_COLOURS[seat];
+    legend.append(swatch, `${name(seat)} `);
+  }
+  drawGraph(r.decisions);
+  app.dataset.review = "ready";
+  show(index);
+}
+
 show(0);
+if (data.review_url) fetchReview(data.review_url, { waitMs: 120000 }).then(renderReview).catch(() => renderReview(null));

@@ -1,4 +1,5 @@
-// Small behaviours on every page: the suit colour switch and copy buttons.
+// Small behaviours on every page: the suit colour switch, copy buttons, and the
+// service worker that makes the site installable and playable offline (/play/offline/).
 
 const root = document.documentElement;
 const toggle = document.querySelector("[data-suit-toggle]");
@@ -45,3 +46,22 @@ document.querySelectorAll("input[data-help]:checked").forEach(showChoiceHelp);
 document.addEventListener("change", (event) => {
   if (event.target.matches?.("input[data-help]")) showChoiceHelp(event.target);
 });
+
+// The service worker (games/offline_views.py): once installed, the offline table
+// opens with no network, and stands in for any page the network cannot bring.
+const swUrl = document.body.dataset.sw;
+if (swUrl && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register(swUrl, { scope: "/" }).catch(() => { /* unsupported or blocked */ });
+}
+
+// Offline matches finished in this browser go to the signed-in account from any page;
+// "My matches" shows them at once (one reload after an upload).
+async function uploadOfflineMatches() {
+  const { accountUrl, uploadUrl, page } = document.body.dataset;
+  if (!accountUrl) return;
+  const { hasOfflineMatches, syncOfflineMatches } = await import("./offline/sync.js");
+  if (!(await hasOfflineMatches())) return;
+  const { uploaded } = await syncOfflineMatches({ accountUrl, uploadUrl });
+  if (uploaded && page === "my_matches") location.reload();
+}
+uploadOfflineMatches().catch(() => { /* no IndexedDB, or offline: the next page tries again */ });

@@ -6,8 +6,11 @@ import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
 } from "./cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "./melds.js";
+import { applyFrame, isStale } from "./events.js";
 import { verifyHand } from "./fairness.js";
 import { play } from "./sound.js";
+import { errorSentence, plural } from "./words.js";
+import { renderReviewLine } from "./review.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const root = document.getElementById("table-app");
@@ -123,31 +126,8 @@ const isBot = (seat) => Boolean(seatInfo(seat).bot_level);
 
 function legalActions() {
   const msg = ui.msg;
-  if (!msg || !isPlayer() || msg.match.status !== "active") return [];
-  if (Array.isArray(msg.legal_actions)) return msg.legal_actions;
-  if (Array.isArray(msg.view.legal_actions)) return msg.view.legal_actions;
-  return deriveLegalActions(msg.view, you());
-}
-
-/** Fallback when the server does not list legal actions: the rules of RULES.md. */
-function deriveLegalActions(view, seat) {
-  if (view.current_player !== seat) return [];
-  if (view.phase === "first_turn") return [{ type: "pass" }, { type: "draw", source: "discard" }];
-  if (view.phase === "draw") {
-    const acts = [];
-    if (view.stock_count > 0) acts.push({ type: "draw", source: "stock" });
-    if (view.discard_pile.length) acts.push({ type: "draw", source: "discard" });
-    return acts;
-  }
-  if (view.phase !== "discard") return [];
-  const locked = view.taken_from_discard;
-  const hand = view.hand.filter((c) => c !== locked);
-  const acts = hand.map((card) => ({ type: "discard", card }));
-  const limit = view.rules?.straight ? 0 : view.knock_limit;
-  const after = deadwoodAfterDiscard(view.hand);
-  for (const card of hand) if (after.get(card) <= limit) acts.push({ type: "knock", card });
-  if (view.rules?.big_gin_allowed !== false && bestMelds(view.hand).points === 0) acts.push({ type: "big_gin" });
-  return acts;
+  if (!msg || !isPlayer() || msg.match.status !== "active" || !msg.view) return [];
+  return msg.view.legal_actions;
 }
 
 const can = (pred) => legalActions().some(pred);
@@ -190,24 +170,14 @@ function sendControl(type) {
 function onMessage(data) {
   document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: data }));
   if (data.type === "state") {
-    if (wrongSeat(data)) return;
-    const firstState = ui.msg === null;
-    const previous = ui.msg;
-    ui.msg = data;
-    ui.pending = false;
-    root.classList.remove("is-pending");
-    markNewCards(previous, data);
-    recordDeal(data);
-    if (!legalActions().some((a) => a.type === "knock")) ui.knockMode = false;
-    // A rematch created while we watch takes both players to the new table.
-    if (!firstState && isPlayer() && data.match.rematch?.match_id && !previous.match.rematch?.match_id) {
-      location.assign(rematchUrl());
-      return;
-    }
-    if (!firstState) playSounds(previous, data);
-    handleFinishedHands(firstState);
-    render();
-    announce(previous, data);
+    onState(data);
+  } else if (data.type === "event") {
+    // An ordinary move: only what changed (events.js). A frame we already hold is
+    // dropped; one that does not follow our version means we missed one: resync.
+    if (!ui.msg || isStale(ui.msg, data)) return;
+    const next = applyFrame(ui.msg, data);
+    if (next === null) { conn.send({ type: "sync" }); return; }
+    onState(next);
   } else if (data.type === "presence") {
     if (!ui.msg) return;
     for (const p of data.seats) {
@@ -219,9 +189,30 @@ function onMessage(data) {
     if (CHAT_ERRORS.has(data.code)) return;  // chat.js shows those next to the chat
     ui.pending = false;
     root.classList.remove("is-pending");
-    if (data.code !== "stale_version") { toast(data.message || data.code); play("error"); }
+    if (data.code !== "stale_version") { toast(errorSentence(data.code, data.message)); play("error"); }
     render();
   }
+}
+
+function onState(data) {
+  if (wrongSeat(data)) return;
+  const firstState = ui.msg === null;
+  const previous = ui.msg;
+  ui.msg = data;
+  ui.pending = false;
+  root.classList.remove("is-pending");
+  markNewCards(previous, data);
+  recordDeal(data);
+  if (!legalActions().some((a) => a.type === "knock")) ui.knockMode = false;
+  // A rematch created while we watch takes both players to the new table.
+  if (!firstState && isPlayer() && data.match.rematch?.match_id && !previous.match.rematch?.match_id) {
+    location.assign(rematchUrl());
+    return;
+  }
+  if (!firstState) playSounds(previous, data);
+  handleFinishedHands(firstState);
+  render();
+  announce(previous, data);
 }
 
 // Sounds (sound.js): the end of a hand, else the opponent's discard, then our turn.
@@ -360,6 +351,7 @@ function openShowdown(number) {
   ui.showdownFor = number;
   const dialog = document.getElementById("showdown");
   renderShowdown();
+  renderReviewLine(dialog.querySelector("[data-showdown-review]"), { matchId: config.matchId, number, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
   if (!dialog.open) dialog.showModal();
 }
 
@@ -376,10 +368,10 @@ function resultHeadline(result) {
   const who = w === null || w === undefined ? "" : seatName(w, { capital: true });
   const pts = result.points;
   switch (result.kind) {
-    case "gin": return mine ? `Gin! You score ${pts}` : `${who} went gin: ${pts} points`;
-    case "big_gin": return mine ? `Big gin! You score ${pts}` : `${who} made big gin: ${pts} points`;
-    case "undercut": return mine ? `Undercut! You score ${pts}` : `Undercut! ${who} scores ${pts}`;
-    case "knock": return mine ? `You win the hand: ${pts} points` : `${who} wins the hand: ${pts} points`;
+    case "gin": return mine ? `Gin! You score ${plural(pts, "point")}` : `${who} went gin: ${plural(pts, "point")}`;
+    case "big_gin": return mine ? `Big gin! You score ${plural(pts, "point")}` : `${who} made big gin: ${plural(pts, "point")}`;
+    case "undercut": return mine ? `Undercut! You score ${plural(pts, "point")}` : `Undercut! ${who} scores ${plural(pts, "point")}`;
+    case "knock": return mine ? `You win the hand: ${plural(pts, "point")}` : `${who} wins the hand: ${plural(pts, "point")}`;
     case "draw": return "Draw: nobody scores";
     default: return "Hand over";
   }
@@ -494,7 +486,7 @@ function renderShowdown() {
     renderResultHands(hand.result, handsBox);
   } else {
     headline.textContent = over ? "Match over" : "Hand over";
-    why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : "";
+    why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : m.end_reason === "suspended" ? suspendedText(m) : "";
     handsBox.replaceChildren();
   }
   scores.replaceChildren();
@@ -513,7 +505,8 @@ function renderShowdown() {
   if (over) renderMatchOver(end);
   renderShowdownVerification();
   dialog.querySelector("[data-next-hand]").hidden = over;
-  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer();
+  // No rematch with a player whose account was suspended.
+  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended";
   const offered = m.rematch?.offered_by;
   const rematchBtn = dialog.querySelector("[data-rematch]");
   if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
@@ -521,6 +514,15 @@ function renderShowdown() {
   else if (offered !== null && offered !== undefined) { rematchBtn.textContent = "Accept rematch"; rematchBtn.disabled = false; }
   else { rematchBtn.textContent = "Rematch"; rematchBtn.disabled = false; }
   body.scrollTop = 0;
+}
+
+/** A forfeit because a moderator suspended the loser's account (not a resignation). */
+function suspendedText(m) {
+  const winner = m.winner ?? m.final?.winner;
+  if (winner !== 0 && winner !== 1) return "Forfeit: an account was suspended by a moderator.";
+  const loser = 1 - winner;
+  const whose = isPlayer() && loser === you() ? "your" : `${seatName(loser)}'s`;
+  return `Forfeit: ${whose} account was suspended by a moderator.`;
 }
 
 function renderMatchOver(box) {
@@ -533,9 +535,10 @@ function renderMatchOver(box) {
   else title.textContent = `${seatName(winner, { capital: true })} wins the match`;
   const reason = box.querySelector("[data-end-reason]");
   reason.textContent = {
-    target: `First to ${m.rules?.target_score ?? ""} points.`,
+    target: `First to ${plural(m.rules?.target_score ?? 0, "point")}.`,
     resign: "Ended by resignation.",
     abandon: "Ended by abandonment.",
+    suspended: suspendedText(m),
   }[m.end_reason] || "";
   const table = box.querySelector("tbody");
   table.replaceChildren();
@@ -612,6 +615,9 @@ function renderShowdownVerification() {
 function render() {
   const msg = ui.msg;
   if (!msg) return;
+  // An invitation closed (cancelled in another tab, or expired): the page says so
+  // (unless this page is already leaving: its own Cancel button was pressed).
+  if (msg.match.status === "cancelled") { if (!pageLeaving) location.reload(); return; }
   const waiting = msg.match.status === "waiting";
   $("[data-waiting]").hidden = !waiting;
   $("[data-play]").hidden = waiting;
@@ -627,6 +633,9 @@ function render() {
   renderClock();
   if (document.getElementById("showdown").open) renderShowdown();
 }
+
+let pageLeaving = false;
+window.addEventListener("beforeunload", () => { pageLeaving = true; });
 
 const baseTitle = document.title;
 function renderTitle() {
@@ -665,8 +674,8 @@ function renderOpponent() {
   const count = isPlayer() ? view.opponent_card_count ?? 10 : view.card_counts?.[seat] ?? 10;
   for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
   for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: "hidden card" }));
-  box.setAttribute("aria-label", `${seatName(seat, { capital: true })}: ${count} cards${known.length ? `, known: ${cardListName(known)}` : ""}`);
-  $("[data-opp-note]").textContent = `${count} cards${known.length ? ` · known: ${known.length}` : ""}`;
+  box.setAttribute("aria-label", `${seatName(seat, { capital: true })}: ${plural(count, "card")}${known.length ? `, known: ${cardListName(known)}` : ""}`);
+  $("[data-opp-note]").textContent = `${plural(count, "card")}${known.length ? ` · known: ${known.length}` : ""}`;
 }
 
 function renderCentre() {
@@ -676,7 +685,7 @@ function renderCentre() {
   stock.dataset.active = String(stockActive);
   stock.disabled = !stockActive;
   stock.querySelector("[data-stock-count]").textContent = String(view.stock_count);
-  stock.setAttribute("aria-label", `Stock: ${view.stock_count} cards${stockActive ? ". Draw from the stock (S)" : ""}`);
+  stock.setAttribute("aria-label", `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`);
   const slot = stock.querySelector(".pile__slot");
   slot.replaceChildren();
   if (view.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -698,6 +707,9 @@ function renderCentre() {
 
   $("[data-status]").replaceChildren(...statusLine());
 }
+
+// A touch screen without a mouse: the hints say "tap", not "click" or keys.
+const touchScreen = () => matchMedia("(pointer: coarse)").matches || (navigator.maxTouchPoints > 0 && matchMedia("(hover: none)").matches);
 
 function statusLine() {
   const msg = ui.msg;
@@ -721,10 +733,10 @@ function statusLine() {
       sub.textContent = "First turn: the stock is closed until both players pass.";
     } else if (view.phase === "draw") {
       main.textContent = "Your turn: draw from the stock or the discard pile";
-      sub.textContent = "Click, drag, or press S / D.";
+      sub.textContent = touchScreen() ? "Tap a pile, or drag its card to your hand." : "Click, drag, or press S / D.";
     } else if (view.phase === "discard") {
       main.textContent = "Discard a card";
-      const parts = ["Click or drag a card to the discard pile."];
+      const parts = [touchScreen() ? "Tap a card, or drag it to the discard pile." : "Click or drag a card to the discard pile."];
       if (ginOptions().length || canBigGin()) parts.push("You can go gin!");
       else if (nonGinKnocks().length) parts.push(`You can knock (limit ${view.knock_limit}).`);
       sub.textContent = parts.join(" ");
@@ -764,7 +776,7 @@ function renderMyHand() {
     for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
     for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: "hidden card" }));
     box.append(wrap);
-    box.setAttribute("aria-label", `${seatName(0, { capital: true })}: ${count} cards`);
+    box.setAttribute("aria-label", `${seatName(0, { capital: true })}: ${plural(count, "card")}`);
     return;
   }
   $("[data-my-summary]").hidden = false;
@@ -826,10 +838,15 @@ function renderMyHand() {
   }
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${view.deadwood}`;
-  total.setAttribute("aria-label", `Your deadwood: ${view.deadwood} points`);
+  total.setAttribute("aria-label", `Your deadwood: ${plural(view.deadwood, "point")}`);
   total.dataset.knockable = String(view.hand.length === 10 && view.deadwood <= view.knock_limit);
   $("[data-knock-limit]").textContent = view.rules?.straight ? "Straight gin: gin only" : `Knock limit ${view.knock_limit}`;
   if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+  // A card just drawn takes the focus when nothing else has it (the pile pressed is
+  // now disabled): Enter discards it, the arrow keys move to another card.
+  else if (myTurnDiscard && ui.newCards.size && document.activeElement === document.body) {
+    box.querySelector(`[data-card="${[...ui.newCards][0]}"]`)?.focus();
+  }
 }
 
 function renderActions() {
@@ -888,7 +905,12 @@ function renderSidebar() {
 function renderFairness() {
   if (!ui.msg) return;
   const m = ui.msg.match;
-  $("[data-commitment]").textContent = m.commitment || "—";
+  // Before the first deal there is no commitment yet: say what will appear here.
+  const dealt = Boolean(m.commitment && m.hand_number);
+  $("[data-commitment-lead]").hidden = !dealt;
+  $("[data-commitment]").hidden = !dealt;
+  $("[data-commitment-none]").hidden = dealt;
+  $("[data-commitment]").textContent = m.commitment || "";
   $("[data-commitment-short]").textContent = m.commitment ? m.commitment.slice(0, 12) : "";
   $("[data-commitment-hand]").textContent = m.hand_number ? `hand ${m.hand_number}` : "";
   const box = $("[data-last-verify]");
@@ -938,47 +960,100 @@ function renderLog() {
 }
 
 // Clock: the server sends remaining_ms; count down from our own receipt time
-// so a skewed device clock does not matter.
-let clockState = { until: 0, total: 0, seat: null };
+// so a skewed device clock does not matter. After a showdown the turn clock starts
+// late (docs/protocol.md): remaining_ms exceeds turn_seconds by the grace left, shown
+// as "Next hand in N s" in the result dialog while the turn clock stands still.
+let clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
 function renderClock() {
   const c = ui.msg.match.clock;
   const el = $("[data-clock]");
   if (!c || ui.msg.match.status !== "active" || c.remaining_ms === null || c.remaining_ms === undefined) {
     el.hidden = true;
-    clockState = { until: 0, total: 0, seat: null };
+    clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
+    tickGrace();
     return;
   }
   el.hidden = false;
-  clockState = { until: performance.now() + c.remaining_ms, total: (c.turn_seconds || 30) * 1000, seat: ui.msg.view.current_player };
+  // A move within the turn (a draw) keeps the clock object: the countdown goes on.
+  if (clockState.source !== c) {
+    const now = performance.now();
+    const total = (c.turn_seconds || 30) * 1000;
+    const grace = Math.max(0, c.remaining_ms - total);
+    clockState = { source: c, until: now + c.remaining_ms, total, seat: ui.msg.view.current_player, graceUntil: grace ? now + grace : 0 };
+  }
   tickClock();
 }
 function tickClock() {
+  tickGrace();
   const el = $("[data-clock]");
   if (el.hidden || !clockState.total) return;
-  const left = Math.max(0, clockState.until - performance.now());
+  const waiting = clockState.graceUntil > performance.now();
+  const left = waiting ? clockState.total : Math.max(0, clockState.until - performance.now());
   const secs = Math.ceil(left / 1000);
+  el.dataset.waiting = String(waiting);
   el.querySelector("[data-clock-text]").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
   el.querySelector(".clock__bar span").style.width = `${Math.min(100, (left / clockState.total) * 100)}%`;
   el.dataset.urgent = String(secs <= 10);
   const mine = isPlayer() && clockState.seat === you();
-  el.setAttribute("aria-label", `${mine ? "Your" : "Opponent's"} time left: ${secs} seconds`);
+  el.setAttribute("aria-label", waiting
+    ? `The clock starts in ${plural(Math.ceil((clockState.graceUntil - performance.now()) / 1000), "second")}`
+    : `${mine ? "Your" : "Opponent's"} time left: ${plural(secs, "second")}`);
+}
+function tickGrace() {
+  const note = document.querySelector("#showdown [data-next-countdown]");
+  const left = Math.ceil((clockState.graceUntil - performance.now()) / 1000);
+  const show = left > 0 && ui.msg?.match.status === "active";
+  note.hidden = !show;
+  if (show) note.textContent = `Next hand in ${left} s: the clock starts then.`;
 }
 setInterval(tickClock, 250);
 
 // --------------------------------------------------------------------------
 // Announcements for screen readers and a toast for errors
 // --------------------------------------------------------------------------
+// Polite announcements of what changed between two rendered states: every move of
+// either player (with the card I drew), the result of each hand, the next deal,
+// the end of the match, then whose turn it is.
 function announce(previous, next) {
   const live = document.getElementById("announce");
   if (!next.view) return;
-  if (!previous?.view || previous.match.hand_number !== next.match.hand_number) {
-    live.textContent = `Hand ${next.match.hand_number} dealt.`;
-    return;
+  const parts = [];
+  const handsBefore = (previous?.match.hands || []).length;
+  const finished = previous ? (next.match.hands || []).slice(handsBefore) : [];
+  for (const hand of finished) {
+    if (hand.result) parts.push(`Hand ${hand.number} over. ${resultHeadline(hand.result)}. ${resultWhy(hand.result, next.match.rules)}`);
   }
-  const newEvents = (next.view.history || []).slice((previous.view.history || []).length);
-  const parts = newEvents.filter((e) => !isPlayer() || e.seat !== you()).map((e) => describeEvent(e).textContent);
-  const status = statusLine().map((n) => n.textContent).filter(Boolean).join(". ");
-  live.textContent = [...parts, status].join(". ");
+  if (next.match.status === "finished" && previous?.match.status !== "finished") {
+    const w = next.match.winner;
+    parts.push(w === null || w === undefined ? "Match over." : isPlayer() && w === you() ? "Match over: you win the match!" : `Match over: ${seatName(w)} wins the match.`);
+  } else if (!previous?.view || previous.match.hand_number !== next.match.hand_number) {
+    parts.push(`Hand ${next.match.hand_number} dealt.`);
+  }
+  const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
+  const history = next.view.history || [];
+  const fresh = history.slice(samehand ? (previous.view.history || []).length : 0);
+  // On arrival (first state, reload) only the hand's last move: what just happened.
+  parts.push(...(previous ? fresh : history.slice(-1)).map(eventSentence));
+  if (next.match.status === "active") parts.push(statusLine().map((n) => n.textContent).filter(Boolean).join(". "));
+  live.textContent = parts.filter(Boolean).join(" ");
+}
+
+function eventSentence(e) {
+  const who = seatName(e.seat, { capital: true });
+  const card = e.card ? `the ${cardName(e.card)}` : "";
+  switch (e.type) {
+    case "pass": return `${who} passed.`;
+    case "draw": {
+      if (e.source === "discard") return `${who} took ${card} from the discard pile.`;
+      const drawn = isPlayer() && e.seat === you() && ui.newCards.size === 1 ? [...ui.newCards][0] : null;
+      return drawn ? `You drew the ${cardName(drawn)} from the stock.` : `${who} drew from the stock.`;
+    }
+    case "discard": return `${who} discarded ${card}.`;
+    case "knock": return `${who} knocked.`;
+    case "gin": return `${who} went gin.`;
+    case "big_gin": return `${who} made big gin.`;
+    default: return "";
+  }
 }
 
 let toastTimer = null;
@@ -1092,7 +1167,8 @@ document.addEventListener("keydown", (event) => {
     d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),
     p: () => canPass() && sendAction({ type: "pass" }),
     k: () => nonGinKnocks().length && doAct("knock"),
-    g: () => ginOptions().length && doAct("gin") };
+    g: () => ginOptions().length && doAct("gin"),
+    b: () => canBigGin() && doAct("big-gin") };
   if (map[key]) { map[key](); event.preventDefault(); }
 });
 

@@ -6,6 +6,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from leaderboards.models import Board
 from leaderboards.periods import PeriodKind, period_containing
@@ -44,6 +45,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         ranked = board.entries.filter(rank__isnull=False).count()
         state = "final" if board.is_final else "open"
-        self.stdout.write(
-            f"{period.label}: {ranked} ranked of {board.entries.count()} players ({state})."
-        )
+        players = ngettext("%(n)d player", "%(n)d players", board.entries.count()) % {
+            "n": board.entries.count()
+        }
+        self.stdout.write(f"{period.label}: {ranked} ranked of {players} ({state}).")

@@ -1,0 +1,86 @@
+"""HTTP endpoints of the analysis: the public JSON API of a match's analysis, one
+hand's review for the replay page and the result dialog, and the hint button.
+
+Thin: parse, call one selector or service, reply with JSON. Errors are
+``{"code", "message"}`` with the protocol's codes (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import json
+
+from asgiref.sync import sync_to_async
+from django.db import connections
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from games.api.auth import api_endpoint
+from games.models import Hand, Match
+from games.services.errors import ServiceError
+
+from . import selectors, services
+
+HINT_STATUS = {"not_a_player": 403, "hint_not_allowed": 403}
+
+
+def _refusal(code: str, message: str, status: int) -> JsonResponse:
+    return JsonResponse({"code": code, "message": message}, status=status)
+
+
+@api_endpoint("GET", token="optional")
+def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``GET /api/match/{id}/analysis`` (an API route: a session or an API token, no
+    CSRF): for the match's players while it runs, for anyone once it is finished."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return _refusal("no_such_match", "This match does not exist.", 404)
+    user = request.api_user or request.user
+    if not selectors.can_read(match=match, user=user):
+        return _refusal(
+            "not_a_player", "Only the players can read the analysis of a match in progress.", 403
+        )
+    return JsonResponse(selectors.match_analysis(match=match))
+
+
+@require_GET
+def hand_review(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """One finished hand's analysis for the replay page and the result dialog."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not selectors.can_read(match=match, user=request.user):
+        raise Http404("Only the players can see the record of a match in progress.")
+    hand = get_object_or_404(Hand, match=match, number=number, result__isnull=False)
+    return JsonResponse(selectors.hand_review(hand=hand))
+
+
+def _hint(match_id: int, user: object, version: int | None) -> dict:
+    # Runs on a thread of its own (the expert thinks for a fraction of a second):
+    # close its database connection here, no request cycle will.
+    try:
+        return services.hint_request(match_id=match_id, user=user, version=version)
+    finally:
+        connections.close_all()
+
+
+async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``POST /match/{id}/hint`` (optional JSON body ``{"version": n}``): the
+    expert's suggestion for the caller's position, in unrated matches against
+    the computer only."""
+    if request.method != "POST":
+        return _refusal("method_not_allowed", "Ask for a hint with POST.", 405)
+    user = await request.auser()
+    if not user.is_authenticated:
+        return _refusal("not_a_player", "Sign in to ask for a hint.", 403)
+    version = None
+    if request.body:
+        try:
+            data = json.loads(request.body)
+            raw = data.get("version") if isinstance(data, dict) else None
+            version = None if raw is None else int(raw)
+        except (ValueError, TypeError):
+            return _refusal("malformed_request", 'Send {"version": <number>} or nothing.', 400)
+    try:
+        reply = await sync_to_async(_hint, thread_sensitive=False)(match_id, user, version)
+    except ServiceError as error:
+        return _refusal(error.code, error.message, HINT_STATUS.get(error.code, 409))
+    return JsonResponse(reply)

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ApiConfig(AppConfig):
+    name = "games.api"
+    label = "api"
+    verbose_name = "Bot API and export"

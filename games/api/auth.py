@@ -1,0 +1,104 @@
+"""Authentication and rate limits of the API: ``Authorization: Bearer TOKEN``.
+
+``api_endpoint`` wraps a view (sync or async): it checks the method, reads the
+token (required, or optional for public reads), and counts the request against the
+token's limit (per address without a token). Refusals are JSON errors: 401
+``unauthorized`` (no token) or ``invalid_token`` (unknown, revoked, or its account
+banned), 405 ``method_not_allowed``, 429 ``rate_limited`` with ``Retry-After``. The
+view finds the account in ``request.api_user`` (None for an anonymous read).
+CSRF does not apply: no cookie authenticates these requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from allauth.core.internal.httpkit import get_client_ip
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from games.ratelimits import hit
+
+from .tokens import api_token_authenticate
+
+
+def error_response(status: int, code: str, message: str, **headers: str) -> JsonResponse:
+    """The API's refusal: ``{"error": {"code", "message"}}`` with ``status``."""
+    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
+
+
+def bearer(request: HttpRequest) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def check_request(
+    request: HttpRequest, methods: tuple[str, ...], token: str
+) -> HttpResponse | None:
+    """Authenticate and count ``request``; a refusal, or None to go on."""
+    request.api_user = None
+    request.api_token = None
+    raw = bearer(request)
+    if raw is not None:
+        found = api_token_authenticate(raw)
+        if found is None:
+            return error_response(
+                401, "invalid_token",
+                "This token is unknown or revoked, or its account is closed.",
+            )
+        request.api_token, request.api_user = found, found.user
+    elif token == "required":
+        return error_response(
+            401, "unauthorized", "Send a personal API token: Authorization: Bearer TOKEN."
+        )
+    if request.api_token is not None:
+        wait = hit("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT)
+    else:
+        wait = hit("api-ip", get_client_ip(request) or "unknown", settings.API_ANON_RATE_LIMIT)
+    if wait:
+        return error_response(
+            429, "rate_limited", f"Too many requests: wait {wait} s.", Retry_After=str(wait)
+        )
+    if request.method not in methods:
+        return error_response(
+            405, "method_not_allowed", f"Use {' or '.join(methods)}.", Allow=", ".join(methods)
+        )
+    return None
+
+
+def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable], Callable]:
+    """Decorate an API view: ``methods`` allowed, ``token`` "required" or "optional"."""
+
+    def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        if asyncio.iscoroutinefunction(view):
+
+            @wraps(view)
+            async def wrapped_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+                refusal = await sync_to_async(check_request)(request, methods, token)
+                if refusal is not None:
+                    return refusal
+                return await view(request, *args, **kwargs)
+
+            return csrf_exempt(wrapped_async)
+
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            refusal = check_request(request, methods, token)
+            if refusal is not None:
+                return refusal
+            return view(request, *args, **kwargs)
+
+        return csrf_exempt(wrapped)
+
+    return decorate

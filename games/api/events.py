@@ -1,0 +1,65 @@
+"""The account events of ``GET /api/stream/event``: who is told what, through the
+channel layer, always after the transaction commits.
+
+Group ``api-events-<user id>``: the event streams an account has open. Events are
+``{"type": "api.event", "event": {...}}`` where ``event`` is the NDJSON line itself:
+``challenge``, ``challengeDeclined``, ``challengeCanceled``, ``matchStart``,
+``matchFinish`` (docs/bot-api.md). ``match_started`` and ``match_finished`` are
+called by games/services/play.py inside the transaction that starts or ends a match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from games.models import Match, Seat
+
+
+def events_group(user_id: int) -> str:
+    return f"api-events-{user_id}"
+
+
+def send_on_commit(user_ids: list[int], event: dict[str, Any]) -> None:
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+
+        async def send_all() -> None:
+            for user_id in user_ids:
+                await layer.group_send(events_group(user_id), {"type": "api.event",
+                                                               "event": event})
+
+        async_to_sync(send_all)()
+
+    transaction.on_commit(send, robust=True)
+
+
+def challenge_json(challenge: Any) -> dict[str, Any]:
+    return {
+        "id": challenge.pk,
+        "from": challenge.challenger.username,
+        "variant": challenge.variant,
+        "target": challenge.rules["target_score"],
+        "rated": challenge.rated,
+    }
+
+
+def _players(match: Match) -> list[int]:
+    return list(
+        Seat.objects.filter(match=match, user__isnull=False).values_list("user_id", flat=True)
+    )
+
+
+def match_started(match: Match) -> None:
+    """Tell the players' event streams that ``match`` started (after commit)."""
+    send_on_commit(_players(match), {"type": "matchStart", "match": {"id": match.pk}})
+
+
+def match_finished(match: Match) -> None:
+    """Tell the players' event streams that ``match`` is over (after commit)."""
+    send_on_commit(_players(match), {"type": "matchFinish", "match": {"id": match.pk}})

@@ -1,0 +1,191 @@
+"""Writes of the bot API: upgrading to a BOT account, challenges (create, accept,
+decline, cancel) and the computer challenge. Each raises ``ApiError`` (a code of
+docs/bot-api.md and a sentence) and changes nothing when it refuses."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.chat.selectors import blocked_between
+from games.engine import TARGET_SCORES, RuleSet
+from games.models import Match, Seat
+from games.services import errors as game_errors
+from games.services.matches import BOT_LEVELS, create_started_match, match_create_computer
+
+from . import events
+from .models import Challenge
+
+VARIANTS = tuple(RuleSet.PRESETS)
+MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
+# A challenge not answered within this time expires: the person who sent it from a
+# page is gone by then, and a bot must not start a match against an empty seat.
+CHALLENGE_EXPIRY = timedelta(minutes=10)
+
+
+def open_challenges() -> Any:
+    """Challenges still waiting for an answer (created, not expired)."""
+    return Challenge.objects.filter(
+        status=Challenge.Status.CREATED, created_at__gte=timezone.now() - CHALLENGE_EXPIRY
+    )
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def _require_player(user: Any) -> None:
+    if user.is_guest:
+        raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.", 403)
+
+
+def bot_account_upgrade(*, user: Any) -> Any:
+    """Turn ``user`` into a BOT account for good: only an account that has never
+    played a rated match (and is not a guest) can."""
+    _require_player(user)
+    with transaction.atomic():
+        from accounts.models import User
+
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if locked.is_bot:
+            raise ApiError("already_bot", "This account is already a BOT account.", 409)
+        if Seat.objects.filter(user=locked, match__rated=True).exists():
+            raise ApiError(
+                "has_rated_matches",
+                "This account has played rated matches: create a new account for the bot.",
+                409,
+            )
+        locked.is_bot = True
+        locked.save(update_fields=["is_bot"])
+        from games.services.quickmatch import quickmatch_cancel
+
+        quickmatch_cancel(user=locked)
+    user.is_bot = True
+    return user
+
+
+def settings_from(body: dict[str, Any]) -> tuple[str, RuleSet]:
+    """``variant`` and ``target`` of a request body as rules (400 ``invalid_settings``)."""
+    variant = body.get("variant", "default")
+    if variant not in VARIANTS:
+        raise ApiError("invalid_settings", f"variant must be one of {', '.join(VARIANTS)}.")
+    target = body.get("target", 100)
+    if isinstance(target, bool) or target not in TARGET_SCORES:
+        raise ApiError(
+            "invalid_settings",
+            f"target must be one of {', '.join(map(str, TARGET_SCORES))}.",
+        )
+    return variant, RuleSet.preset(variant).replace(target_score=target)
+
+
+def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge:
+    """``user`` challenges ``dest`` with ``{"variant", "target", "rated"}``.
+
+    Rated matches are between two people or between two BOT accounts, never a BOT
+    against a person."""
+    _require_player(user)
+    variant, rules = settings_from(body)
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError("invalid_settings", "rated must be true or false.")
+    if dest is None or not dest.is_active or dest.is_guest:
+        raise ApiError("no_such_player", "There is no such player.", 404)
+    if dest.pk == user.pk:
+        raise ApiError("challenge_self", "You cannot challenge yourself.")
+    if rated and user.is_bot != dest.is_bot:
+        raise ApiError(
+            "invalid_settings", "A BOT plays rated matches against other BOT accounts only."
+        )
+    if blocked_between(user, dest):
+        raise ApiError("blocked", "You cannot challenge this player.", 403)
+    if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
+        raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.", 429)
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
+        )
+        events.send_on_commit(
+            [dest.pk], {"type": "challenge", "challenge": events.challenge_json(challenge)}
+        )
+    return challenge
+
+
+def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update()
+        .select_related("challenger", "dest")
+        .filter(pk=challenge_id if isinstance(challenge_id, int) else -1)
+        .first()
+    )
+    if challenge is None or user.pk not in (challenge.challenger_id, challenge.dest_id):
+        raise ApiError("not_found", "There is no such challenge.", 404)
+    if getattr(challenge, f"{side}_id") != user.pk:
+        raise ApiError("not_allowed", f"Only the {side} can do that.", 403)
+    if challenge.status != Challenge.Status.CREATED:
+        raise ApiError("challenge_closed", f"This challenge is {challenge.status}.", 409)
+    if challenge.created_at < timezone.now() - CHALLENGE_EXPIRY:
+        raise ApiError("challenge_closed", "This challenge has expired.", 409)
+    return challenge
+
+
+def challenge_accept(*, user: Any, challenge_id: int) -> Match:
+    """The challenged account accepts: the match starts (seats drawn at random)."""
+    with transaction.atomic():
+        challenge = _open_challenge(challenge_id, user=user, side="dest")
+        challenger = challenge.challenger
+        if not challenger.is_active:
+            raise ApiError("challenge_closed", "The challenger's account is closed.", 409)
+        players = [challenger, challenge.dest]
+        if secrets.randbelow(2):
+            players.reverse()
+        match = create_started_match(
+            kind=Match.Kind.FRIEND, variant=challenge.variant,
+            rules=RuleSet.from_dict(challenge.rules), rated=challenge.rated, players=players,
+        )
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.match = match
+        challenge.save(update_fields=["status", "match"])
+    return match
+
+
+def challenge_decline(*, user: Any, challenge_id: int) -> Challenge:
+    with transaction.atomic():
+        challenge = _open_challenge(challenge_id, user=user, side="dest")
+        challenge.status = Challenge.Status.DECLINED
+        challenge.save(update_fields=["status"])
+        events.send_on_commit(
+            [challenge.challenger_id],
+            {"type": "challengeDeclined", "challenge": {"id": challenge.pk}},
+        )
+    return challenge
+
+
+def challenge_cancel(*, user: Any, challenge_id: int) -> Challenge:
+    with transaction.atomic():
+        challenge = _open_challenge(challenge_id, user=user, side="challenger")
+        challenge.status = Challenge.Status.CANCELED
+        challenge.save(update_fields=["status"])
+        events.send_on_commit(
+            [challenge.dest_id], {"type": "challengeCanceled", "challenge": {"id": challenge.pk}}
+        )
+    return challenge
+
+
+def computer_challenge(*, user: Any, body: dict[str, Any]) -> Match:
+    """A match against the site's computer at ``level``, started at once."""
+    level = body.get("level")
+    if level not in BOT_LEVELS:
+        raise ApiError("invalid_settings", f"level must be one of {', '.join(BOT_LEVELS)}.")
+    variant, rules = settings_from(body)
+    try:
+        return match_create_computer(user=user, level=level, variant=variant, rules=rules)
+    except game_errors.ServiceError as error:
+        raise ApiError(error.code, error.message) from error

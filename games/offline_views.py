@@ -1,0 +1,177 @@
+"""HTTP edges of the installable, offline app: the offline table page, the web app
+manifest, the service worker, the account probe and the upload of offline matches.
+
+The service worker (templates/games/sw.js) precaches the offline table and every
+file it loads into one cache named after a digest of their contents, so a change to
+any of them is a new worker with a new cache: an update is installed whole, and
+served only once the player accepts it (docs/offline.md). The offline page holds no
+account data (it is cached for everyone who uses this browser); the account probe
+and the upload are never cached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template.loader import get_template, render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+
+from games import services
+from games.services.errors import ServiceError
+
+# Everything the offline table loads: the page's own links, and the modules its
+# script imports by relative path (fetched unhashed: see _precache_urls).
+PRECACHE_STATIC = (
+    "games/site.css",
+    "games/table.css",
+    "games/offline/offline.css",
+    "games/favicon.svg",
+    "games/icons/icon-192.png",
+    "games/icons/icon-512.png",
+)
+PRECACHE_MODULES = (
+    "games/offline/app.js",
+    "games/offline/engine.js",
+    "games/offline/bots.js",
+    "games/offline/match.js",
+    "games/offline/random.js",
+    "games/offline/sha256.js",
+    "games/offline/store.js",
+    "games/offline/sync.js",
+    "games/cards.js",
+    "games/melds.js",
+)
+MAX_UPLOAD_BYTES = 1_000_000
+
+
+def _offline_config() -> dict[str, str]:
+    return {
+        "accountUrl": reverse("games:offline_account"),
+        "uploadUrl": reverse("games:offline_upload"),
+        "swUrl": reverse("games:service_worker"),
+    }
+
+
+def offline_table(request: HttpRequest) -> HttpResponse:
+    """The offline table (and the page the service worker shows when the network is
+    gone): the same for every visitor, so that it can be cached."""
+    return render(request, "games/offline.html", {"offline_config": _offline_config()})
+
+
+def _precache_urls() -> list[str]:
+    urls = [reverse("games:offline"), reverse("games:manifest")]
+    urls += [static(path) for path in PRECACHE_STATIC + PRECACHE_MODULES]
+    # Modules import each other by relative path: with hashed static names the
+    # browser asks for the plain names too (whitenoise serves both).
+    urls += [f"{settings.STATIC_URL}{path}" for path in PRECACHE_MODULES]
+    return list(dict.fromkeys(urls))
+
+
+@lru_cache(maxsize=1)
+def cache_version() -> str:
+    """A digest of every precached file, of the worker and page templates, and of the
+    ``OFFLINE_APP_RELEASE`` setting."""
+    digest = hashlib.sha256(settings.OFFLINE_APP_RELEASE.encode())
+    for path in PRECACHE_STATIC + PRECACHE_MODULES:
+        found = finders.find(path)
+        digest.update(path.encode())
+        digest.update(Path(found).read_bytes() if found else b"missing")
+    for name in ("games/sw.js", "games/offline.html"):
+        digest.update(Path(get_template(name).origin.name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker, at the root so that its scope is the whole site."""
+    body = render_to_string(
+        "games/sw.js",
+        {
+            "version": cache_version(),
+            "offline_url": json.dumps(reverse("games:offline")),
+            "precache": json.dumps(_precache_urls()),
+            "never": json.dumps([reverse("games:offline_account"),
+                                 reverse("games:offline_upload")]),
+        },
+    )
+    response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: installable, opening on the offline table."""
+    data = {
+        "name": "Gin Rummy Online",
+        "short_name": "Gin Rummy",
+        "description": "Gin rummy against the computer, online or with no connection.",
+        "id": "/",
+        "start_url": reverse("games:offline"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#0d2a1d",
+        "theme_color": "#0d2a1d",
+        "icons": [
+            {"src": static("games/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
+             "purpose": "maskable"},
+            {"src": static("games/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    return JsonResponse(data, content_type="application/manifest+json")
+
+
+@never_cache
+@ensure_csrf_cookie
+@require_GET
+def offline_account(request: HttpRequest) -> JsonResponse:
+    """Who is signed in, for the (account-neutral) offline page; sets the CSRF cookie
+    its upload needs."""
+    user = request.user
+    if not user.is_authenticated:
+        return JsonResponse({"signed_in": False, "name": None, "username": None})
+    return JsonResponse(
+        {"signed_in": True, "name": user.display_name, "username": user.get_username()}
+    )
+
+
+@never_cache
+@require_POST
+def offline_upload(request: HttpRequest) -> JsonResponse:
+    """A finished offline match: 201 stored, 200 already stored, 400 refused (it does
+    not replay; nothing saved), 401 not signed in."""
+    if not request.user.is_authenticated:
+        return JsonResponse(
+            {"code": "not_signed_in", "message": "Sign in to save offline matches."}, status=401
+        )
+    if len(request.body) > MAX_UPLOAD_BYTES:
+        return JsonResponse(
+            {"code": "offline_match_refused", "message": "This upload is too large."}, status=400
+        )
+    try:
+        record = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        return JsonResponse(
+            {"code": "offline_match_refused", "message": "The upload is not JSON."}, status=400
+        )
+    try:
+        match, created = services.offline_match_import(user=request.user, record=record)
+    except ServiceError as error:
+        return JsonResponse({"code": error.code, "message": error.message}, status=400)
+    return JsonResponse(
+        {"match_id": match.pk, "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk})},
+        status=201 if created else 200,
+    )

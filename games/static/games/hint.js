@@ -1,0 +1,71 @@
+// The hint button of unrated matches against the computer (the page loads this
+// module only there): on a click or the H key, ask the server for the expert's
+// suggestion (POST /match/{id}/hint), say it and ring its card. The note goes once
+// the position moves on (any newer message on the match socket).
+
+import { cardName } from "./cards.js";
+import { actionText } from "./review.js";
+
+const bar = document.querySelector("[data-hint-bar]");
+const button = bar?.querySelector("[data-hint]");
+const note = bar?.querySelector("[data-hint-note]");
+let shownFor = null;  // the version the note is about
+let asking = false;
+
+function clear() {
+  shownFor = null;
+  note.replaceChildren();
+  document.querySelectorAll(".card--hint").forEach((el) => el.classList.remove("card--hint"));
+}
+
+function ring(card) {
+  document.querySelectorAll(".card--hint").forEach((el) => el.classList.remove("card--hint"));
+  if (card) document.querySelector(`[data-my-hand] .card[data-card="${card}"]`)?.classList.add("card--hint");
+}
+
+async function ask() {
+  if (asking) return;
+  asking = true;
+  button.disabled = true;
+  note.textContent = "Thinking…";
+  try {
+    const res = await fetch(bar.dataset.hintUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": bar.dataset.csrf },
+      body: "",
+      credentials: "same-origin",
+    });
+    let reply = {};
+    try { reply = await res.json(); } catch { reply = { message: "The server did not answer." }; }
+    note.replaceChildren();
+    if (!res.ok) { note.textContent = reply.message || "No hint now."; return; }
+    shownFor = reply.version;
+    const action = reply.action;
+    note.append("Hint: ", actionText(action), ` · ${reply.hints_used} hint${reply.hints_used === 1 ? "" : "s"} used`);
+    note.dataset.hintAction = JSON.stringify(action);
+    ring(action.type === "discard" || action.type === "knock" ? action.card : null);
+    if (action.card) note.title = cardName(action.card);
+  } catch {
+    note.textContent = "Not connected: try again in a moment.";
+  } finally {
+    asking = false;
+    button.disabled = false;
+  }
+}
+
+if (bar) {
+  button.addEventListener("click", ask);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+    if (event.key.toLowerCase() === "h") { event.preventDefault(); ask(); }
+  });
+  document.addEventListener("gin:socket-message", (event) => {
+    const version = event.detail?.version;
+    if (shownFor !== null && typeof version === "number" && version > shownFor) clear();
+    else if (shownFor !== null) {
+      // The table re-rendered the hand: put the ring back on the suggested card.
+      const action = JSON.parse(note.dataset.hintAction || "null");
+      if (action) requestAnimationFrame(() => ring(action.type === "discard" || action.type === "knock" ? action.card : null));
+    }
+  });
+}

@@ -1,0 +1,828 @@
+// The offline table: a match against the computer played entirely in this browser
+// (engine.js, bots.js), saved after every move in IndexedDB (store.js) so that a
+// closed tab resumes where it was, and uploaded to the player's account once the
+// network and a signed-in session are there. Rendering follows the live table
+// (table.js): the same markup, classes and table.css, melds, knock mode, showdown.
+
+import {
+  cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
+} from "../cards.js";
+import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
+import { playerView } from "./engine.js";
+import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
+import { allMatches, putMatch } from "./store.js";
+import { syncOfflineMatches } from "./sync.js";
+import { sha256, fromHex, toHex } from "./sha256.js";
+
+const config = JSON.parse(document.getElementById("offline-config").textContent);
+const root = document.getElementById("table-app");
+const $ = (sel) => root.querySelector(sel);
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+const COMPUTER_DELAY = reducedMotion ? 150 : 650;
+
+const ui = {
+  record: null,     // the match being played (store.js record)
+  game: null,       // replay(record)
+  knockMode: false,
+  thinking: false,  // the computer's move is scheduled
+  showdownFor: null,
+  account: null,    // {signed_in, name} once known
+};
+
+const LEVEL_NAMES = { easy: "easy", medium: "medium" };
+const VARIANTS = { time_freedom: "Standard", default: "Default", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
+const seatName = (seat, { capital = false } = {}) => (
+  seat === YOU ? (capital ? "You" : "you") : `Computer (${LEVEL_NAMES[ui.record.level]})`
+);
+
+// --------------------------------------------------------------------------
+// Legal actions of the player (from the engine's view)
+// --------------------------------------------------------------------------
+/** The player's view of the current hand (the engine's player_view), per position. */
+function view() {
+  if (ui.viewOf !== ui.game) { ui.viewOf = ui.game; ui.view = playerView(ui.game.state, YOU); }
+  return ui.view;
+}
+
+const myTurn = () => ui.record.status === "playing" && ui.game.state.current_player === YOU && !ui.thinking;
+const legal = () => (myTurn() ? view().legal_actions : []);
+const can = (pred) => legal().some(pred);
+const canDraw = (source) => can((a) => a.type === "draw" && a.source === source);
+const canPass = () => can((a) => a.type === "pass");
+const canDiscard = (card) => can((a) => a.type === "discard" && a.card === card);
+function knockOptions() {
+  const after = deadwoodAfterDiscard(view().hand);
+  return legal().filter((a) => a.type === "knock").map((a) => ({ card: a.card, deadwood: after.get(a.card) ?? 99 }));
+}
+const ginOptions = () => knockOptions().filter((k) => k.deadwood === 0);
+const nonGinKnocks = () => knockOptions().filter((k) => k.deadwood > 0);
+const canBigGin = () => can((a) => a.type === "big_gin");
+
+// --------------------------------------------------------------------------
+// Playing
+// --------------------------------------------------------------------------
+async function save() {
+  try { await putMatch(structuredClone(ui.record)); } catch (error) { toast(`Could not save this match on the device: ${error}`); }
+}
+
+function act(seat, action) {
+  const handsBefore = ui.game.hands.length;
+  const wasOver = ui.game.state.phase === "over";
+  ui.game = play(ui.record, seat, action);
+  ui.knockMode = false;
+  const handEnded = ui.game.hands.length > handsBefore || (!wasOver && ui.game.state.phase === "over");
+  save();
+  if (handEnded) openShowdown(handsBefore);
+  else announceLast();
+  render();
+  if (ui.record.status === "finished") syncSoon();
+  scheduleComputer();
+}
+
+function sendAction(action) {
+  if (!myTurn()) return;
+  try { act(YOU, action); } catch (error) { toast(error.message); }
+}
+
+function scheduleComputer() {
+  if (ui.record.status !== "playing" || ui.game.state.current_player !== COMPUTER || ui.thinking) return;
+  if (document.getElementById("showdown").open) return;  // the next hand starts when the player closes it
+  ui.thinking = true;
+  root.classList.add("is-pending");
+  render();
+  setTimeout(() => {
+    ui.thinking = false;
+    root.classList.remove("is-pending");
+    if (ui.record.status !== "playing" || ui.game.state.current_player !== COMPUTER) { render(); return; }
+    act(COMPUTER, computerAction(ui.record, ui.game));
+  }, COMPUTER_DELAY);
+}
+
+// --------------------------------------------------------------------------
+// Showdown and match end
+// --------------------------------------------------------------------------
+const finishedHands = () => ui.game.hands.filter((h) => h.state.phase === "over");
+function runningTotals(upTo) {
+  const totals = [0, 0];
+  for (const h of finishedHands().slice(0, upTo)) if (h.state.result.winner !== null) totals[h.state.result.winner] += h.state.result.points;
+  return totals;
+}
+
+function openShowdown(number) {
+  ui.showdownFor = number;
+  renderShowdown();
+  const dialog = document.getElementById("showdown");
+  if (!dialog.open) dialog.showModal();
+}
+
+function resultHeadline(result) {
+  const mine = result.winner === YOU;
+  const who = result.winner === null ? "" : seatName(result.winner, { capital: true });
+  const pts = result.points;
+  switch (result.kind) {
+    case "gin": return mine ? `Gin! You score ${pts}` : `${who} went gin: ${pts} points`;
+    case "big_gin": return mine ? `Big gin! You score ${pts}` : `${who} made big gin: ${pts} points`;
+    case "undercut": return mine ? `Undercut! You score ${pts}` : `Undercut! ${who} scores ${pts}`;
+    case "knock": return mine ? `You win the hand: ${pts} points` : `${who} wins the hand: ${pts} points`;
+    default: return "Draw: nobody scores";
+  }
+}
+
+function resultWhy(result, rules) {
+  const k = result.knocker;
+  const dw = result.deadwood;
+  const d = k === 0 || k === 1 ? 1 - k : null;
+  const cap = (s) => seatName(s, { capital: true });
+  switch (result.kind) {
+    case "gin":
+      return rules.straight
+        ? `${cap(k)} melded all ten cards; ${seatName(d)} had ${dw[d]} deadwood (Straight Gin: no gin bonus).`
+        : `${cap(k)} melded all ten cards: ${seatName(d)}'s deadwood ${dw[d]} plus the gin bonus ${rules.gin_bonus}. No lay-offs after gin.`;
+    case "big_gin":
+      return `${cap(result.winner)} melded all eleven cards: the opponent's deadwood ${dw[1 - result.winner]} plus the big gin bonus ${rules.big_gin_bonus}.`;
+    case "knock":
+      return `${cap(k)} knocked with ${dw[k]} deadwood; ${seatName(d)} had ${dw[d]} after laying off. The knocker scores the difference: ${result.points}.`;
+    case "undercut":
+      return `${cap(k)} knocked with ${dw[k]} deadwood but ${seatName(d)} had only ${dw[d]} after laying off: undercut! The difference plus the undercut bonus ${rules.undercut_bonus} = ${result.points}.`;
+    default:
+      return "The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.";
+  }
+}
+
+function renderResultHands(result, container) {
+  container.replaceChildren();
+  const laid = new Set(result.layoffs || []);
+  for (const seat of [COMPUTER, YOU]) {
+    const box = document.createElement("section");
+    box.className = "showdown__seat";
+    const melds = (result.melds[seat] || []).map((m, i) => (
+      seat === result.knocker ? sortMeld([...m, ...(result.layoffs_onto?.[i] || [])]) : sortMeld(m)
+    ));
+    const dead = sortByRank(result.deadwood_cards[seat] || []);
+    const h = document.createElement("h3");
+    const label = document.createElement("span");
+    const role = result.knocker === seat ? { gin: " · gin", big_gin: " · big gin" }[result.kind] ?? " · knocked" : "";
+    label.textContent = `${seatName(seat, { capital: true })}${role}`;
+    const dwLabel = document.createElement("span");
+    dwLabel.textContent = `deadwood ${result.deadwood[seat]}`;
+    h.append(label, dwLabel);
+    const cards = document.createElement("div");
+    cards.className = "showdown__cards";
+    cards.setAttribute("role", "list");
+    for (const meld of melds) {
+      const g = document.createElement("div");
+      g.className = "meld-group";
+      g.setAttribute("role", "listitem");
+      g.setAttribute("aria-label", `meld: ${cardListName(meld)}`);
+      for (const c of meld) {
+        const laidOff = laid.has(c) && seat === result.knocker;
+        g.append(renderCard(c, { className: laidOff ? "card--layoff" : "", label: laidOff ? `${cardName(c)}, laid off` : undefined }));
+      }
+      cards.append(g);
+    }
+    if (dead.length) {
+      const g = document.createElement("div");
+      g.className = "meld-group meld-group--deadwood";
+      g.setAttribute("role", "listitem");
+      g.setAttribute("aria-label", `deadwood: ${cardListName(dead)}`);
+      for (const c of dead) g.append(renderCard(c));
+      cards.append(g);
+    }
+    box.append(h, cards);
+    if (result.knocker === seat && result.knock_card) {
+      const note = document.createElement("p");
+      note.className = "legend";
+      note.append("Discarded face down: ", renderCardText(result.knock_card));
+      box.append(note);
+    }
+    container.append(box);
+  }
+  if (laid.size) {
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    const swatch = document.createElement("span");
+    swatch.className = "swatch swatch--layoff";
+    legend.append(swatch, `Laid off onto the knocker's melds: ${cardListName([...laid])}.`);
+    container.append(legend);
+  }
+}
+
+function renderShowdown() {
+  const dialog = document.getElementById("showdown");
+  const hand = finishedHands()[ui.showdownFor - 1] ?? finishedHands().at(-1);
+  const over = ui.record.status === "finished";
+  const headline = dialog.querySelector("[data-showdown-headline]");
+  const why = dialog.querySelector("[data-showdown-why]");
+  const handsBox = dialog.querySelector("[data-showdown-hands]");
+  if (hand && !(ui.record.resigned && hand.number === ui.game.hands.length && hand.state.phase !== "over")) {
+    const result = hand.state.result;
+    headline.textContent = resultHeadline(result);
+    why.textContent = `Hand ${hand.number}. ${resultWhy(result, ui.record.rules)}`;
+    renderResultHands(result, handsBox);
+  } else {
+    headline.textContent = "Match over";
+    why.textContent = ui.record.resigned ? "You resigned." : "";
+    handsBox.replaceChildren();
+  }
+  const scores = dialog.querySelector("[data-showdown-scores]");
+  scores.replaceChildren();
+  const totals = runningTotals(hand ? hand.number : 0);
+  for (const seat of [YOU, COMPUTER]) {
+    const name = document.createElement("span");
+    name.textContent = seatName(seat, { capital: true });
+    const delta = document.createElement("span");
+    delta.className = "num";
+    delta.textContent = hand && hand.state.result?.winner === seat ? `+${hand.state.result.points}` : "";
+    const total = document.createElement("span");
+    total.className = "num";
+    total.textContent = String(totals[seat]);
+    scores.append(name, delta, total);
+  }
+  const end = dialog.querySelector("[data-match-over]");
+  end.hidden = !over;
+  if (over) renderMatchOver(end);
+  dialog.querySelector("[data-next-hand]").hidden = over;
+  dialog.querySelector("[data-new-game]").hidden = !over;
+}
+
+function renderMatchOver(box) {
+  const f = ui.game.score;
+  box.querySelector("h3").textContent = f.winner === YOU ? "🏆 You win the match!" : `${seatName(COMPUTER, { capital: true })} wins the match`;
+  box.querySelector("[data-end-reason]").textContent = ui.record.resigned ? "Ended by resignation." : `First to ${ui.record.rules.target_score} points.`;
+  box.querySelector("[data-col-b]").textContent = seatName(COMPUTER, { capital: true });
+  const body = box.querySelector("tbody");
+  body.replaceChildren();
+  for (const [label, get] of [
+    ["Hand points", (s) => f.hand_points[s]], ["Game bonus", (s) => f.bonuses[s].game],
+    ["Line bonus", (s) => f.bonuses[s].line], ["Shutout", (s) => f.bonuses[s].shutout],
+  ]) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = label;
+    tr.append(th);
+    for (const s of [YOU, COMPUTER]) {
+      const td = document.createElement("td");
+      td.className = "num";
+      td.textContent = String(get(s));
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  const foot = box.querySelector("tfoot tr");
+  foot.children[1].textContent = String(f.totals[YOU]);
+  foot.children[2].textContent = String(f.totals[COMPUTER]);
+  box.querySelector("[data-sync-status]").textContent = syncText(ui.record);
+}
+
+function renderSheet() {
+  const body = document.querySelector("[data-sheet-rows]");
+  body.replaceChildren();
+  const labels = { knock: "Knock", gin: "Gin", big_gin: "Big gin", undercut: "Undercut", draw: "Draw (wall)" };
+  finishedHands().forEach((h, n) => {
+    const r = h.state.result;
+    const totals = runningTotals(n + 1);
+    const tr = document.createElement("tr");
+    const who = r.winner === null ? "" : ` · ${seatName(r.winner)} +${r.points}`;
+    for (const [text, num] of [[String(h.number)], [seatName(h.dealer, { capital: true })], [`${labels[r.kind]}${who}`], [String(totals[YOU]), true], [String(totals[COMPUTER]), true]]) {
+      const td = document.createElement("td");
+      if (num) td.className = "num";
+      td.textContent = text;
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+}
+
+// --------------------------------------------------------------------------
+// The table
+// --------------------------------------------------------------------------
+function render() {
+  if (!ui.record) return;
+  root.classList.toggle("knock-mode", ui.knockMode);
+  renderSeats();
+  renderOpponent();
+  renderCentre();
+  renderMyHand();
+  renderActions();
+  renderSidebar();
+  document.title = myTurn() ? "● Your turn · Offline table" : "Offline table · Gin Rummy Online";
+}
+
+function renderSeats() {
+  const v = view();
+  const totals = ui.record.status === "finished" ? ui.game.score.totals : ui.game.score.hand_points;
+  for (const [bar, seat] of [[$("[data-seat-bar='top']"), COMPUTER], [$("[data-seat-bar='bottom']"), YOU]]) {
+    bar.dataset.turn = String(v.current_player === seat && ui.record.status === "playing");
+    bar.querySelector("[data-name]").textContent = seat === YOU ? `${ui.account?.name || "You"} (you)` : seatName(seat, { capital: true });
+    bar.querySelector("[data-score]").textContent = String(totals[seat]);
+    bar.querySelector("[data-dealer]").hidden = v.dealer !== seat;
+  }
+}
+
+function renderOpponent() {
+  const v = view();
+  const box = $("[data-opp-hand]");
+  box.replaceChildren();
+  const known = v.opponent_known_cards;
+  const count = v.opponent_card_count;
+  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
+  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: "hidden card" }));
+  box.setAttribute("aria-label", `Computer: ${count} cards${known.length ? `, known: ${cardListName(known)}` : ""}`);
+  $("[data-opp-note]").textContent = `${count} cards${known.length ? ` · known: ${known.length}` : ""}`;
+}
+
+function renderCentre() {
+  const v = view();
+  const stock = $("[data-stock]");
+  const stockActive = canDraw("stock");
+  stock.dataset.active = String(stockActive);
+  stock.disabled = !stockActive;
+  stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
+  stock.setAttribute("aria-label", `Stock: ${v.stock_count} cards${stockActive ? ". Draw from the stock (S)" : ""}`);
+  const slot = stock.querySelector(".pile__slot");
+  slot.replaceChildren();
+  if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
+  const discard = $("[data-discard]");
+  const top = v.discard_pile.at(-1);
+  const takeActive = canDraw("discard");
+  discard.dataset.active = String(takeActive);
+  discard.disabled = !takeActive;
+  const dslot = discard.querySelector(".pile__slot");
+  dslot.replaceChildren();
+  dslot.classList.add("discard-stack");
+  for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
+  discard.setAttribute("aria-label", top ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}` : "Discard pile: empty");
+  $("[data-commitment-short]").textContent = toHex(sha256(fromHex(ui.game.current.seed))).slice(0, 12);
+  $("[data-status]").replaceChildren(...statusLine());
+}
+
+function statusLine() {
+  const v = view();
+  const main = document.createElement("span");
+  const sub = document.createElement("small");
+  if (ui.record.status === "finished") {
+    main.textContent = "Match over";
+    sub.textContent = ui.game.score.winner === YOU ? "You won." : "The computer won.";
+    return [main, sub];
+  }
+  if (v.current_player === YOU && !ui.thinking) {
+    if (ui.knockMode) {
+      main.textContent = "Knock: choose the card to discard face down";
+      sub.textContent = "Highlighted cards keep you within the knock limit. Esc cancels.";
+    } else if (v.phase === "first_turn") {
+      main.textContent = `Your turn: take the ${cardName(v.discard_pile.at(-1))} or pass`;
+      sub.textContent = "First turn: the stock is closed until both players pass.";
+    } else if (v.phase === "draw") {
+      main.textContent = "Your turn: draw from the stock or the discard pile";
+      sub.textContent = "Click, drag, or press S / D.";
+    } else if (v.phase === "discard") {
+      main.textContent = "Discard a card";
+      const parts = ["Click or drag a card to the discard pile."];
+      if (ginOptions().length || canBigGin()) parts.push("You can go gin!");
+      else if (nonGinKnocks().length) parts.push(`You can knock (limit ${v.knock_limit}).`);
+      sub.textContent = parts.join(" ");
+    }
+  } else if (v.current_player === COMPUTER) {
+    main.textContent = "Computer is thinking…";
+    sub.textContent = v.phase === "first_turn" ? "First turn: upcard offer." : "";
+  } else {
+    main.textContent = "Hand over";
+  }
+  return [main, sub];
+}
+
+function handGroups(v) {
+  const melds = v.melds;
+  const inMelds = new Set(melds.flat());
+  const dead = sortByRank(v.hand.filter((c) => !inMelds.has(c)));
+  const groups = melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? "set" : "run", cards: sortMeld(m) }));
+  groups.sort((a, b) => a.cards[0].localeCompare(b.cards[0]));
+  return { groups, dead };
+}
+
+function renderMyHand() {
+  const v = view();
+  const box = $("[data-my-hand]");
+  const focused = document.activeElement?.dataset?.card;
+  box.replaceChildren();
+  const { groups, dead } = handGroups(v);
+  const myDiscard = myTurn() && v.phase === "discard";
+  const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
+  const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
+  const makeCard = (c) => {
+    const locked = v.taken_from_discard === c && myDiscard;
+    const el = renderCard(c, { tag: "button" });
+    el.dataset.drag = myDiscard && !locked ? "card" : "";
+    if (locked) el.classList.add("card--locked");
+    let label = cardName(c);
+    if (myDiscard) {
+      if (knocks) {
+        el.dataset.knock = String(knocks.has(c));
+        el.disabled = !knocks.has(c);
+        label += knocks.has(c) ? `: knock with it, deadwood ${knocks.get(c)}` : ": cannot knock with it";
+      } else if (locked) {
+        el.disabled = true;
+        label += ": just taken from the discard pile, cannot be discarded this turn";
+      } else {
+        el.disabled = !canDiscard(c);
+        label += `: discard (deadwood after: ${after.get(c)})`;
+        el.title = `Discard ${cardName(c)} — deadwood left: ${after.get(c)}`;
+      }
+    } else {
+      el.setAttribute("aria-disabled", "true");
+      el.dataset.inert = "true";
+    }
+    el.setAttribute("aria-label", label);
+    return el;
+  };
+  const group = (kind, cards, extra = "") => {
+    const wrap = document.createElement("div");
+    wrap.className = `meld-group ${extra}`.trim();
+    wrap.setAttribute("role", "group");
+    wrap.setAttribute("aria-label", `${kind}: ${cardListName(cards)}`);
+    const tag = document.createElement("span");
+    tag.className = "meld-group__tag";
+    tag.textContent = kind;
+    tag.setAttribute("aria-hidden", "true");
+    wrap.append(tag, ...cards.map(makeCard));
+    box.append(wrap);
+  };
+  for (const g of groups) group(g.kind, g.cards);
+  if (dead.length) group("deadwood", dead, "meld-group--deadwood");
+  const total = $("[data-deadwood]");
+  total.textContent = `Deadwood ${v.deadwood}`;
+  total.setAttribute("aria-label", `Your deadwood: ${v.deadwood} points`);
+  total.dataset.knockable = String(v.hand.length === 10 && v.deadwood <= v.knock_limit);
+  $("[data-knock-limit]").textContent = v.rules.straight ? "Straight gin: gin only" : `Knock limit ${v.knock_limit}`;
+  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+}
+
+function renderActions() {
+  const box = $("[data-actions]");
+  const show = (sel, visible) => { const el = box.querySelector(sel); el.hidden = !visible; return el; };
+  const mine = myTurn();
+  show("[data-act='pass']", mine && canPass());
+  show("[data-act='take']", mine && view().phase === "first_turn" && canDraw("discard"));
+  const knock = show("[data-act='knock']", mine && !ui.knockMode && nonGinKnocks().length > 0);
+  const best = nonGinKnocks().sort((a, b) => a.deadwood - b.deadwood)[0];
+  knock.textContent = best ? `Knock (${best.deadwood})` : "Knock";
+  show("[data-act='gin']", mine && !ui.knockMode && ginOptions().length > 0);
+  show("[data-act='big-gin']", mine && canBigGin());
+  show("[data-act='cancel']", mine && ui.knockMode);
+}
+
+function renderSidebar() {
+  const r = ui.record.rules;
+  const meta = $("[data-meta]");
+  meta.replaceChildren();
+  for (const [k, val] of [
+    ["Computer", LEVEL_NAMES[ui.record.level]], ["Variant", VARIANTS[ui.record.variant]],
+    ["Target", r.target_score], ["Hand", ui.game.hands.length],
+    ["Knock limit", r.straight ? "gin only" : view().knock_limit], ["Rated", "no (offline)"],
+  ]) {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = String(val);
+    meta.append(dt, dd);
+  }
+  const board = $("[data-scoreboard]");
+  board.replaceChildren();
+  const totals = ui.record.status === "finished" ? ui.game.score.totals : ui.game.score.hand_points;
+  for (const seat of [YOU, COMPUTER]) {
+    const tr = document.createElement("tr");
+    const a = document.createElement("td");
+    a.textContent = seatName(seat, { capital: true });
+    const b = document.createElement("td");
+    b.textContent = String(totals[seat]);
+    tr.append(a, b);
+    board.append(tr);
+  }
+  $("[data-resign]").hidden = ui.record.status !== "playing";
+  $("[data-show-result]").hidden = ui.record.status !== "finished";
+  const list = $("[data-log]");
+  const history = view().history.filter((e) => e.type !== "hand_over");
+  list.replaceChildren(...history.map(describeEvent).reverse());
+  if (!history.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = "New deal.";
+    list.append(li);
+  }
+}
+
+function describeEvent(e) {
+  const who = seatName(e.seat, { capital: true });
+  const li = document.createElement("li");
+  switch (e.type) {
+    case "pass": li.textContent = `${who} passed`; break;
+    case "draw":
+      if (e.source === "discard") li.append(`${who} took `, renderCardText(e.card), " from the discard pile");
+      else li.textContent = `${who} drew from the stock`;
+      break;
+    case "discard": li.append(`${who} discarded `, renderCardText(e.card)); break;
+    case "knock": li.textContent = `${who} knocked`; break;
+    case "gin": li.textContent = `${who} went gin`; break;
+    case "big_gin": li.textContent = `${who} made big gin`; break;
+    default: li.textContent = `${who}: ${e.type}`;
+  }
+  return li;
+}
+
+function announceLast() {
+  const last = view().history.at(-1);
+  if (last && last.seat === COMPUTER) document.getElementById("announce").textContent = describeEvent(last).textContent;
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}
+
+// --------------------------------------------------------------------------
+// Input
+// --------------------------------------------------------------------------
+function onHandClick(card) {
+  if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
+  if (canDiscard(card)) sendAction({ type: "discard", card });
+}
+
+function doAct(which) {
+  if (which === "pass") sendAction({ type: "pass" });
+  else if (which === "take") sendAction({ type: "draw", source: "discard" });
+  else if (which === "knock") {
+    if (!nonGinKnocks().length) return;
+    ui.knockMode = true;
+    render();
+    root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+  } else if (which === "gin") {
+    const options = ginOptions();
+    if (options.length) sendAction({ type: "knock", card: options[0].card });
+  } else if (which === "big-gin") sendAction({ type: "big_gin" });
+  else if (which === "cancel") { ui.knockMode = false; render(); }
+}
+
+root.addEventListener("click", (event) => {
+  if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
+  const cardEl = event.target.closest("[data-my-hand] .card");
+  if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
+  if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
+  if (event.target.closest("[data-discard]")) { if (canDraw("discard")) sendAction({ type: "draw", source: "discard" }); return; }
+  const which = event.target.closest("[data-act]")?.dataset.act;
+  if (which) doAct(which);
+  if (event.target.closest("[data-open-sheet]")) { renderSheet(); document.getElementById("sheet").showModal(); }
+});
+
+// Drag and drop as on the live table: a card onto the discard pile, a pile onto the hand.
+let drag = null;
+let suppressClick = false;
+root.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0) return;
+  const src = event.target.closest("[data-stock][data-active='true'], [data-discard][data-active='true'], [data-my-hand] .card[data-drag='card']");
+  if (src) drag = { src, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+});
+window.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+    const face = drag.src.matches(".card") ? drag.src : drag.src.querySelector(".pile__slot .card:last-child");
+    if (!face) { drag = null; return; }
+    drag.ghost = face.cloneNode(true);
+    drag.ghost.classList.add("drag-ghost");
+    drag.ghost.setAttribute("aria-hidden", "true");
+    document.body.append(drag.ghost);
+    root.classList.add("is-dragging");
+    (drag.src.matches(".card") ? $("[data-discard]") : $("[data-my-hand]")).dataset.drop = "true";
+  }
+  drag.ghost.style.left = `${event.clientX}px`;
+  drag.ghost.style.top = `${event.clientY}px`;
+});
+window.addEventListener("pointerup", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  if (!d.ghost) return;
+  d.ghost.remove();
+  root.classList.remove("is-dragging");
+  root.querySelectorAll("[data-drop]").forEach((el) => delete el.dataset.drop);
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  if (d.src.matches(".card")) {
+    if (under?.closest("[data-discard]")) onHandClick(d.src.dataset.card);
+  } else if (under?.closest("[data-my-hand], .seat--me")) {
+    const source = d.src.matches("[data-stock]") ? "stock" : "discard";
+    if (canDraw(source)) sendAction({ type: "draw", source });
+  }
+});
+window.addEventListener("pointercancel", () => {
+  drag?.ghost?.remove();
+  drag = null;
+  root.classList.remove("is-dragging");
+});
+
+document.addEventListener("keydown", (event) => {
+  if (!ui.record || event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
+  const map = {
+    s: () => canDraw("stock") && sendAction({ type: "draw", source: "stock" }),
+    d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),
+    p: () => canPass() && sendAction({ type: "pass" }),
+    k: () => nonGinKnocks().length && doAct("knock"),
+    g: () => ginOptions().length && doAct("gin"),
+  };
+  if (map[key]) { map[key](); event.preventDefault(); }
+});
+
+const showdown = document.getElementById("showdown");
+showdown.addEventListener("click", (event) => {
+  if (event.target.closest("[data-next-hand]")) showdown.close();
+  else if (event.target.closest("[data-new-game]")) { showdown.close(); showSetup(); }
+});
+showdown.addEventListener("close", () => { ui.showdownFor = null; render(); scheduleComputer(); });
+root.querySelector("[data-show-result]").addEventListener("click", () => openShowdown(finishedHands().length));
+const resignDialog = document.getElementById("resign-dialog");
+root.querySelector("[data-resign]").addEventListener("click", () => resignDialog.showModal());
+resignDialog.addEventListener("close", () => {
+  if (resignDialog.returnValue !== "resign" || ui.record.status !== "playing") return;
+  ui.game = resign(ui.record);
+  save();
+  render();
+  openShowdown(ui.game.hands.length);
+  syncSoon();
+});
+
+// --------------------------------------------------------------------------
+// Set-up, resume, the list of matches on this device
+// --------------------------------------------------------------------------
+async function showTable(record) {
+  ui.record = record;
+  ui.game = replay(record);
+  document.querySelector("[data-setup]").hidden = true;
+  root.hidden = false;
+  render();
+  if (record.status === "finished") openShowdown(finishedHands().length);
+  else scheduleComputer();
+}
+
+async function showSetup() {
+  ui.record = null;
+  root.hidden = true;
+  document.querySelector("[data-setup]").hidden = false;
+  await renderSaved();
+}
+
+function syncText(record) {
+  const s = record.sync || { state: "pending" };
+  if (record.status !== "finished") return "In progress on this device.";
+  if (s.state === "uploaded") return "Saved to your account (unrated).";
+  if (s.state === "refused") return `Not saved to your account: ${s.message}`;
+  if (record.owner && ui.account?.signed_in && record.owner !== ui.account.username) return "Belongs to another account on this device.";
+  return ui.account?.signed_in ? "Waiting to be saved to your account…" : "Will be saved to your account when you are online and signed in.";
+}
+
+async function renderSaved() {
+  const list = document.querySelector("[data-saved]");
+  const records = await allMatches();
+  list.replaceChildren();
+  document.querySelector("[data-sync-note]").textContent = records.length
+    ? "Finished matches are saved to your account as unrated matches once you are online and signed in."
+    : "None yet.";
+  for (const record of records.slice(0, 20)) {
+    let game = null;
+    try { game = replay(record); } catch { /* a damaged record: listed, not playable */ }
+    const li = document.createElement("li");
+    li.className = "match-row";
+    li.dataset.offlineMatch = record.id;
+    const who = document.createElement("span");
+    who.className = "match-row__who";
+    who.textContent = `vs Computer (${LEVEL_NAMES[record.level]}) `;
+    const badge = document.createElement("span");
+    if (!game) { badge.className = "badge"; badge.textContent = "cannot be read"; } else if (record.status === "finished") {
+      badge.className = game.score.winner === YOU ? "result-win" : "result-loss";
+      badge.textContent = game.score.winner === YOU ? "won" : "lost";
+    } else { badge.className = "badge badge--live"; badge.textContent = "in progress"; }
+    who.append(badge);
+    const actions = document.createElement("span");
+    actions.className = "match-row__actions";
+    if (record.status === "playing" && game) {
+      const resume = document.createElement("button");
+      resume.type = "button";
+      resume.className = "btn btn-small btn-primary";
+      resume.textContent = "Resume";
+      resume.addEventListener("click", () => showTable(record));
+      actions.append(resume);
+    } else if (record.sync?.state === "uploaded" && record.sync.url) {
+      const a = document.createElement("a");
+      a.className = "btn btn-small btn-ghost";
+      a.href = record.sync.url;
+      a.textContent = "Score sheet";
+      actions.append(a);
+    }
+    const meta = document.createElement("span");
+    meta.className = "match-row__meta";
+    const totals = !game ? ["?", "?"] : record.status === "finished" ? game.score.totals : game.score.hand_points;
+    meta.textContent = `${totals[YOU]} – ${totals[COMPUTER]} · ${VARIANTS[record.variant] ?? record.variant} to ${record.rules.target_score} · ${syncText(record)}`;
+    li.append(who, actions, meta);
+    list.append(li);
+  }
+}
+
+document.querySelector("[data-new-match]").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const record = newMatch({ level: form.get("level"), variant: form.get("variant"), target: Number(form.get("target")) });
+  // Whose match it is: the account signed in when it started, if the page knew one.
+  // A match started signed out goes to whoever signs in next on this device.
+  record.owner = ui.account?.signed_in ? ui.account.username : null;
+  await putMatch(structuredClone(record));
+  await showTable(record);
+});
+
+// --------------------------------------------------------------------------
+// Sync: finished matches go to the signed-in account once the network is back
+// --------------------------------------------------------------------------
+async function sync() {
+  const { account } = await syncOfflineMatches({
+    accountUrl: config.accountUrl,
+    uploadUrl: config.uploadUrl,
+    onRecord: (record) => {
+      if (ui.record?.id !== record.id) return;
+      ui.record.sync = record.sync;
+      if (showdown.open) renderShowdown();
+    },
+  });
+  ui.account = account;
+  const label = document.querySelector("[data-account]");
+  label.textContent = account?.signed_in ? account.name : account ? "not signed in" : "";
+  if (!ui.record) await renderSaved();
+}
+const syncSoon = () => setTimeout(sync, 0);
+
+function renderNet() {
+  const net = document.querySelector("[data-net]");
+  net.dataset.state = navigator.onLine ? "online" : "offline";
+  net.textContent = navigator.onLine ? "online" : "offline";
+}
+window.addEventListener("online", () => { renderNet(); sync(); });
+window.addEventListener("offline", renderNet);
+
+// --------------------------------------------------------------------------
+// Installing, and updating the cached app without mixing versions
+// --------------------------------------------------------------------------
+let installPrompt = null;
+window.addEventListener("beforeinstallprompt", (event) => {
+  event.preventDefault();
+  installPrompt = event;
+  document.querySelector("[data-install]").hidden = false;
+});
+document.querySelector("[data-install]").addEventListener("click", async () => {
+  if (!installPrompt) return;
+  installPrompt.prompt();
+  await installPrompt.userChoice;
+  installPrompt = null;
+  document.querySelector("[data-install]").hidden = true;
+});
+
+let updating = false;
+async function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = await navigator.serviceWorker.register(config.swUrl, { scope: "/" });
+  const offerUpdate = (worker) => {
+    const banner = document.querySelector("[data-update]");
+    banner.hidden = false;
+    banner.querySelector("[data-update-now]").onclick = () => { updating = true; worker.postMessage("skip-waiting"); };
+  };
+  if (registration.waiting && navigator.serviceWorker.controller) offerUpdate(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
+    });
+  });
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    // Only after the player asked for the new version: the page reloads whole from it.
+    if (updating) { updating = false; location.reload(); }
+  });
+}
+
+async function start() {
+  renderNet();
+  const playing = (await allMatches()).find((r) => r.status === "playing");
+  try {
+    if (playing) await showTable(playing);
+    else await showSetup();
+  } catch {
+    await showSetup();  // a record this version cannot re-play: listed, the set-up shown
+  }
+  document.body.dataset.ready = "true";
+  registerWorker().catch(() => {});
+  sync();
+}
+
+start();

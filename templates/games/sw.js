@@ -1,0 +1,59 @@
+// The service worker of Gin Rummy Online (games/offline_views.py renders it).
+// One cache per version: the offline table and every file it loads, installed
+// together, served only from this version's cache. Pages with account data are never
+// cached: navigations other than the offline table go to the network, and only when
+// the network fails does the offline table stand in.
+const VERSION = "{{ version }}";
+const CACHE = `gin-offline-${VERSION}`;
+const OFFLINE_URL = {{ offline_url|safe }};
+const PRECACHE = {{ precache|safe }};
+const NEVER = new Set({{ never|safe }});
+const PRECACHED = new Set(PRECACHE);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    // All or nothing: addAll fails, and this version is not installed, if one file fails.
+    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload", credentials: "same-origin" })));
+    // The first version takes over at once; later ones wait for the player (the page
+    // offers "Reload"), so that an open page never mixes files of two versions.
+    if (!self.registration.active) await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("gin-offline-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") self.skipWaiting();
+});
+
+async function fromCache(request, key) {
+  const cache = await caches.open(CACHE);
+  return (await cache.match(key ?? request)) ?? fetch(request);
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || NEVER.has(url.pathname)) return;
+  if (request.mode === "navigate") {
+    if (url.pathname === OFFLINE_URL) {
+      event.respondWith(fromCache(request, OFFLINE_URL));
+    } else {
+      event.respondWith(fetch(request).catch(async () => {
+        const page = await (await caches.open(CACHE)).match(OFFLINE_URL);
+        return page ?? Response.error();
+      }));
+    }
+    return;
+  }
+  if (PRECACHED.has(url.pathname)) event.respondWith(fromCache(request, url.pathname));
+});

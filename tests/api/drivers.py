@@ -1,0 +1,88 @@
+"""Whole matches played through the services for the export and bot API tests:
+people by a scripted policy (sometimes knocking without naming the card, sometimes
+letting the clock run out, sometimes resigning), the computer by ``bot_turn_play``."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from datetime import timedelta
+
+from games import services
+from games.engine import HandState, timeout_action
+from games.models import Hand, Match, Seat
+from tests.chat.helpers import create_user
+
+
+@dataclass(frozen=True)
+class Script:
+    """How the scripted people play one match."""
+
+    bare_knocks: float = 0.5  # share of knocks sent as {"type": "knock"} (server picks)
+    timeouts: float = 0.0  # share of turns left to the clock
+    resign_after: int | None = None  # moves after which seat 0's person resigns
+
+
+def current_state(match: Match) -> HandState:
+    return HandState.from_dict(Hand.objects.filter(match=match).order_by("-number").first().state)
+
+
+def scripted_action(state: HandState, rng: random.Random, script: Script) -> dict:
+    legal = state.legal_actions()
+    for kind in ("big_gin", "knock"):
+        ends = [a for a in legal if a["type"] == kind]
+        if ends:
+            if kind == "knock" and rng.random() < script.bare_knocks:
+                return {"type": "knock"}
+            return rng.choice(ends)
+    if rng.random() < 0.03:
+        return rng.choice([a for a in legal if a["type"] != "knock"] or legal)
+    return timeout_action(state)
+
+
+def play_match(match: Match, rng: random.Random, script: Script = Script(),
+               max_moves: int = 4000) -> Match:
+    """Play ``match`` to its end through the services; returns it refreshed."""
+    for count in range(max_moves):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return match
+        seat = Seat.objects.select_related("user").get(match=match, index=match.current_seat)
+        if seat.bot_level:
+            assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+            continue
+        if script.resign_after is not None and count >= script.resign_after:
+            person = Seat.objects.filter(match=match, bot_level="").order_by("index").first()
+            services.match_resign(match=match, user=person.user)
+            continue
+        if match.turn_deadline is not None and rng.random() < script.timeouts:
+            assert services.clock_expire(
+                match_id=match.pk, expected_version=match.version,
+                now=match.turn_deadline + timedelta(seconds=1),
+            )
+            continue
+        services.move_submit(
+            match=match, user=seat.user, action=scripted_action(current_state(match), rng, script),
+            expected_version=match.version,
+        )
+    raise AssertionError("the match did not end")
+
+
+def people_match(name: str, *, variant: str = "default", target: int = 50) -> Match:
+    """A started friend match between two new players ``<name>-a`` and ``<name>-b``."""
+    from games.engine import RuleSet
+
+    host, guest = create_user(f"{name}-a"), create_user(f"{name}-b")
+    rules = RuleSet.preset(variant).replace(target_score=target)
+    match = services.match_create_invite(user=host, variant=variant, rules=rules)
+    return services.match_join_invite(user=guest, token=match.invite_token)
+
+
+def computer_match(name: str, *, level: str = "easy", variant: str = "default",
+                   target: int = 50) -> Match:
+    from games.engine import RuleSet
+
+    rules = RuleSet.preset(variant).replace(target_score=target)
+    return services.match_create_computer(
+        user=create_user(name), level=level, variant=variant, rules=rules
+    )

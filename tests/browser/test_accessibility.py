@@ -1,0 +1,92 @@
+"""Every page of the site passes axe-core (from the npm registry, tests/browser/axe)
+with no serious or critical violation: signed out, as a guest at a table, and as a
+registered player on every page of theirs, at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import services
+from games.models import Match
+from tests.browser.conftest import (
+    PASSWORD,
+    axe_violations,
+    off_the_event_loop,
+    sign_in,
+    start_from_lobby,
+)
+from tests.games.helpers import play_out
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+
+
+def check(page: Any, axe_source: str, found: dict[str, Any], label: str) -> None:
+    violations = axe_violations(page, axe_source)
+    if violations:
+        found[label] = violations
+
+
+def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> None:
+    user_model = get_user_model()
+    ann = user_model.objects.create_user(
+        username="ann", email="ann@example.com", password=PASSWORD
+    )
+    user_model.objects.create_user(username="ben", email="ben@example.com", password=PASSWORD)
+    finished = off_the_event_loop(
+        lambda: play_out(
+            services.match_create_computer(
+                user=ann, level="easy", rules={"target_score": 50}, variant="time_freedom"
+            ),
+            random.Random(7),
+        )
+    )
+    invite = off_the_event_loop(services.match_create_invite, user=ann, variant="default")
+    found: dict[str, Any] = {}
+
+    # Signed out.
+    page = new_page()
+    for path in ("/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
+                 "/fairness/", "/leaderboards/", "/leaderboards/month/",
+                 "/leaderboards/rating/", "/leaderboards/computer/", "/players/ann/",
+                 f"/match/{finished.pk}/sheet/"):
+        page.goto(site.url + path)
+        check(page, axe_source, found, f"signed out {path}")
+
+    # A registered player's pages, the waiting table of an invite and a finished match.
+    sign_in(page, site.url, "ann")
+    for path in ("/", "/matches/", "/players/settings/", "/players/etiquette/",
+                 "/players/ann/", f"/match/{invite.pk}/", f"/match/{finished.pk}/",
+                 f"/match/{finished.pk}/sheet/", f"/match/{finished.pk}/hand/1/replay/",
+                 "/accounts/email/", "/accounts/password/change/", "/accounts/logout/"):
+        page.goto(site.url + path)
+        if path == f"/match/{finished.pk}/":
+            page.locator("#showdown[open]").wait_for()  # the result and the rematch
+        check(page, axe_source, found, f"ann {path}")
+    # The lobby while ann waits in the quick-match queue.
+    assert off_the_event_loop(services.quickmatch_enqueue, user=ann) is None
+    page.goto(site.url + "/")
+    check(page, axe_source, found, "ann / waiting for a quick match")
+    ben = new_page(PHONE)
+    sign_in(ben, site.url, "ben")
+    ben.goto(f"{site.url}/join/{invite.invite_token}/")
+    check(ben, axe_source, found, "ben join (phone)")
+
+    # A guest at a computer table in play, at both sizes, and the showdown.
+    for size in (None, PHONE):
+        guest = new_page(size)
+        guest.goto(site.url + "/")
+        guest.click("text=Play as guest, no sign-up")
+        check(guest, axe_source, found, f"guest home {size}")
+        start_from_lobby(guest, "computer", variant="default", level="easy")
+        guest.locator("[data-my-hand] .card").first.wait_for()
+        guest.locator("[data-chat]").wait_for()
+        check(guest, axe_source, found, f"guest table {size}")
+    match_id = int(guest.url.rstrip("/").rsplit("/", 1)[1])
+    assert Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists()
+    assert found == {}, "\n".join(f"{page}: {v}" for page, v in found.items())

@@ -1,0 +1,479 @@
+"""What a new player meets at the table, in real Chromium: words that agree with
+their numbers, the chat in sight beside the table (and a count of new messages
+when it is not), error toasts a person understands, a result that can be read
+before the next hand's clock runs, touch wording and the signed-in name on a
+phone, and a hand played by keyboard alone with every move announced."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from games import services
+from games.engine import HandState, RuleSet, timeout_action
+from games.models import Hand, Match, Move, Seat
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    axe_violations,
+    off_the_event_loop,
+    sign_in,
+    start_from_lobby,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOPS = [
+    {"width": 1280, "height": 800},
+    {"width": 1366, "height": 768},
+    {"width": 1440, "height": 900},
+    {"width": 1920, "height": 1080},
+]
+PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+
+# Every text the page puts in the live region, in order (set before the page loads).
+RECORD_ANNOUNCEMENTS = """
+window.__announced = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const live = document.getElementById("announce");
+  if (!live) return;
+  new MutationObserver(() => {
+    if (live.textContent) window.__announced.push(live.textContent);
+  }).observe(live, {childList: true, characterData: true, subtree: true});
+});
+window.__version = null;
+document.addEventListener("gin:socket-message", (e) => {
+  if (typeof e.detail.version === "number") window.__version = e.detail.version;
+});
+"""
+
+
+def make_player(username: str) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+def match_of(page: Any) -> Match:
+    return Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+
+
+def friend_match(host: Any, guest: Any, variant: str = "time_freedom") -> Match:
+    match = services.match_create_invite(user=host, variant=variant)
+    return services.match_join_invite(user=guest, token=match.invite_token)
+
+
+def rig_a_one_point_hand(match: Match) -> None:
+    """Deal hand 1 again from a seed whose straightforward play (pass the first
+    turn, draw from the stock, discard the card leaving least deadwood, knock as
+    soon as allowed) ends in a knock won by exactly 1 point, then play it through
+    the services: a real hand, a real seed, a 1-point result."""
+    hand = Hand.objects.get(match=match, number=1)
+    rules = RuleSet.from_dict(match.rules)
+    for i in range(5000):
+        seed = hashlib.sha256(f"one point {i}".encode()).digest()
+        state = HandState.deal(rules, hand.dealer, seed)
+        actions = []
+        while not state.is_over:
+            knocks = [a for a in state.legal_actions() if a["type"] == "knock"]
+            action = knocks[0] if knocks else timeout_action(state)
+            actions.append((state.current_player, action))
+            state, _ = state.apply(action)
+        if state.result.kind == "knock" and state.result.points == 1:
+            break
+    else:
+        raise AssertionError("no seed gives a 1-point hand")
+    hand.seed = seed
+    hand.seed_hash = hashlib.sha256(seed).hexdigest()
+    hand.state = HandState.deal(rules, hand.dealer, seed).to_dict()
+    hand.save()
+    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    for seat, action in actions:
+        match.refresh_from_db()
+        services.move_submit(
+            match=match, user=users[seat], action=action, expected_version=match.version
+        )
+
+
+def test_a_one_point_hand_says_1_point_not_1_points(site: Any, new_page: Any) -> None:
+    alice, bob = make_player("alice"), make_player("bob")
+    match = off_the_event_loop(friend_match, alice, bob)
+    off_the_event_loop(rig_a_one_point_hand, match)
+    hand = Hand.objects.get(match=match, number=1)
+    assert hand.points == 1
+    winner = Seat.objects.get(match=match, index=hand.winner_seat).user.username
+    loser = "bob" if winner == "alice" else "alice"
+    pages = {}
+    for name in (winner, loser):
+        page = new_page()
+        sign_in(page, site.url, name)
+        page.goto(f"{site.url}/match/{match.pk}/")
+        page.locator("#showdown[open]").wait_for()
+        pages[name] = page
+    headline = pages[winner].locator("[data-showdown-headline]")
+    assert headline.inner_text() == "You win the hand: 1 point"
+    assert pages[loser].locator("[data-showdown-headline]").inner_text() == (
+        f"{winner} wins the hand: 1 point"
+    )
+    # The deal of the rigged hand is the seed's: the browser's check agrees.
+    pages[winner].locator("#showdown [data-fairness=verified]").wait_for()
+    pages[winner].screenshot(path=SCREENSHOTS / "one-point-desktop.png")
+    assert all(page.js_errors == [] for page in pages.values())
+
+
+def visible_in_viewport(page: Any, selector: str) -> bool:
+    """The element is on screen without scrolling: inside the viewport and not
+    covered (its centre is the element or inside it)."""
+    return page.evaluate(
+        """(sel) => {
+            const el = document.querySelector(sel);
+            if (!el) return false;
+            const r = el.getBoundingClientRect();
+            if (r.width === 0 || r.height === 0) return false;
+            if (r.top < 0 || r.left < 0) return false;
+            if (r.bottom > innerHeight || r.right > innerWidth) return false;
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return !!hit && (el === hit || el.contains(hit));
+        }""",
+        selector,
+    )
+
+
+def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
+    site: Any, new_page: Any, axe_source: str
+) -> None:
+    SCREENSHOTS.mkdir(exist_ok=True)
+    make_player("alice")
+    make_player("bob")
+    alice, bob = new_page(DESKTOPS[0]), new_page(PHONE)
+    sign_in(alice, site.url, "alice")
+    sign_in(bob, site.url, "bob")
+    start_from_lobby(alice, "friend", variant="time_freedom", target="100")
+    invite = alice.locator("[data-invite-link]")
+    invite.wait_for()
+    bob.goto(invite.input_value())
+    bob.click("text=Join the match")
+    bob.wait_for_url(alice.url)
+    for page in (alice, bob):
+        page.locator("[data-my-hand] .card").first.wait_for()
+        page.locator("[data-chat][data-state=live]").wait_for()
+
+    # On common desktop sizes the chat's messages and its input are in sight beside
+    # the table, with nothing scrolled.
+    for size in DESKTOPS:
+        alice.set_viewport_size(size)
+        alice.wait_for_function(f"innerWidth === {size['width']}")
+        for part in ("[data-chat-log]", "[data-chat-input]"):
+            assert visible_in_viewport(alice, part), (part, size)
+        felt = alice.locator(".felt").bounding_box()
+        chat = alice.locator("[data-chat]").bounding_box()
+        assert chat["x"] >= felt["x"] + felt["width"], size  # beside, not under
+        assert alice.evaluate("scrollY") == 0
+        alice.screenshot(path=SCREENSHOTS / f"table-chat-{size['width']}x{size['height']}.png")
+    alice.set_viewport_size(DESKTOPS[0])
+
+    # On the phone the chat is below the table: a message arriving there is counted.
+    assert not visible_in_viewport(bob, "[data-chat-log]")
+    unread = bob.locator("[data-chat-unread]")
+    assert unread.is_hidden()
+    alice.fill("[data-chat-input]", "good luck!")
+    alice.press("[data-chat-input]", "Enter")
+    bob.locator("[data-chat-log] .chat-msg", has_text="good luck!").wait_for(state="attached")
+    unread.wait_for()
+    assert unread.inner_text() == "Chat: 1 new message"
+    alice.fill("[data-chat-input]", "and have fun")
+    alice.press("[data-chat-input]", "Enter")
+    bob.wait_for_function(
+        "document.querySelector('[data-chat-unread]').textContent === 'Chat: 2 new messages'"
+    )
+    assert visible_in_viewport(bob, "[data-chat-unread]")
+    bob.screenshot(path=SCREENSHOTS / "table-chat-unread-phone.png")
+    # The button brings the chat into view, and the count goes.
+    unread.click()
+    unread.wait_for(state="hidden")
+    bob.wait_for_function(
+        """() => {
+            const r = document.querySelector('[data-chat-log]').getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= innerHeight;
+        }"""
+    )
+    # Alice sees her own and Bob's messages at once: nothing is counted for her.
+    bob.fill("[data-chat-input]", "thanks")
+    bob.press("[data-chat-input]", "Enter")
+    alice.locator("[data-chat-log] .chat-msg", has_text="thanks").wait_for()
+    assert alice.locator("[data-chat-unread]").is_hidden()
+    # With messages, their report and block buttons, both tables pass axe-core.
+    assert axe_violations(alice, axe_source) == []
+    assert axe_violations(bob, axe_source) == []
+    assert alice.js_errors == [] and bob.js_errors == []
+
+
+def protocol_error_codes() -> list[str]:
+    """Every code of every "| code | when |" table of docs/protocol.md."""
+    codes: list[str] = []
+    in_table = False
+    for line in PROTOCOL.read_text().splitlines():
+        if re.match(r"^\|\s*code\s*\|\s*when\s*\|", line):
+            in_table = True
+            continue
+        if in_table and not line.startswith("|"):
+            in_table = False
+        if in_table:
+            codes += re.findall(r"`([a-z_]+)`", line.split("|")[1])
+    return sorted(set(codes))
+
+
+def to_my_draw(page: Any, tap: bool = False) -> None:
+    """Pass the first turns (and close a showdown) until I am to draw from the stock."""
+    press = page.tap if tap else page.click
+    deadline = time.monotonic() + 30
+    while not page.locator("[data-stock][data-active=true]").count():
+        assert time.monotonic() < deadline, "never my turn to draw"
+        for button in ("#showdown[open] [data-next-hand]", "[data-act=pass]:visible:enabled"):
+            if page.locator(button).count():
+                try:
+                    press(button, timeout=2_000)
+                except PlaywrightTimeout:
+                    pass  # the table changed under us: look again
+                break
+        page.wait_for_timeout(100)
+    page.wait_for_function("!document.getElementById('table-app').classList.contains('is-pending')")
+
+
+def to_my_discard(page: Any) -> None:
+    to_my_draw(page)
+    page.click("[data-stock]")
+    page.locator("[data-my-hand] .card[data-drag=card]").first.wait_for()
+
+
+def test_errors_are_sentences_that_say_what_to_do(site: Any, new_page: Any) -> None:
+    page = new_page()
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    page.goto(site.url + "/")
+    page.click("text=Play as guest, no sign-up")
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    page.locator("[data-my-hand] .card").first.wait_for()
+
+    # Every error code of the protocol has a sentence, none is the bare code or the
+    # engine's lowercase text.
+    codes = protocol_error_codes()
+    assert {"illegal_action", "not_your_turn", "stale_version", "server_error"} <= set(codes)
+    sentences = page.evaluate(
+        """async (codes) => {
+            const w = await import("/static/games/words.js");
+            return Object.fromEntries(codes.map((c) => [c, w.ERROR_SENTENCES[c] ?? null]));
+        }""",
+        codes,
+    )
+    for code, sentence in sentences.items():
+        assert sentence and sentence[0].isupper() and sentence.endswith((".", "!")), code
+        assert "_" not in sentence, code  # no code such as not_your_turn in the text
+
+    # A refused action shows as a sentence with the rule, card names spelled out.
+    page.wait_for_function("window.__version !== null")
+    toast = page.locator("#toast")
+
+    def send(action: dict) -> str:
+        page.evaluate("document.getElementById('toast').hidden = true")
+        page.evaluate(
+            """(action) => document.dispatchEvent(new CustomEvent("gin:socket-send", {
+                detail: {type: "action", version: window.__version, action}, cancelable: true}))""",
+            action,
+        )
+        toast.wait_for()
+        return toast.inner_text()
+
+    deadline = time.monotonic() + 20
+    while not page.locator("[data-act=pass]:visible, [data-stock][data-active=true]").count():
+        assert time.monotonic() < deadline, "never my turn"
+        page.wait_for_timeout(100)
+    page.wait_for_function("!document.getElementById('table-app').classList.contains('is-pending')")
+    text = send({"type": "draw", "source": "moon"})
+    assert text == (
+        "The table sent a move the server could not read, so nothing changed. "
+        "Reload the page and play the move again."
+    )
+    to_my_discard(page)
+    held = page.locator("[data-my-hand] .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    other = next(c for c in ("KS", "QH", "2C", "3D", "4S") if c not in held)
+    text = send({"type": "discard", "card": other})
+    assert text == (
+        f"That move is not allowed: you do not hold the {card_name(other)}. "
+        "The line above the piles says what you can do now."
+    )
+    page.screenshot(path=SCREENSHOTS / "table-toast-desktop.png")
+    assert page.js_errors == []
+
+
+def test_phone_header_names_the_player_and_touch_hints_say_tap(
+    site: Any, new_page: Any
+) -> None:
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(site.url + "/")
+    page.click("text=Play as guest, no sign-up")
+    name = page.locator(".site-account__name")
+    assert name.is_visible() and "guest-" in name.inner_text()
+    assert name.evaluate("el => el.scrollWidth <= el.clientWidth")  # the whole name
+    assert visible_in_viewport(page, ".site-account__name")
+    page.screenshot(path=SCREENSHOTS / "home-phone.png")
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    assert visible_in_viewport(page, ".site-account__name")
+    # At my draw the hint speaks of tapping, not clicking or keys.
+    status = page.locator("[data-status]")
+    to_my_draw(page, tap=True)
+    hint = status.locator("small").inner_text()
+    assert hint == "Tap a pile, or drag its card to your hand."
+    assert "Click" not in status.inner_text() and "press" not in status.inner_text()
+    page.screenshot(path=SCREENSHOTS / "table-touch-phone.png")
+    page.tap("[data-stock]")
+    page.wait_for_function(
+        "document.querySelector('[data-status] small')?.textContent.startsWith('Tap a card')"
+    )
+    assert page.js_errors == []
+
+    # With a mouse the same table says click.
+    desktop = new_page()
+    desktop.goto(site.url + "/")
+    desktop.click("text=Play as guest, no sign-up")
+    start_from_lobby(desktop, "computer", variant="time_freedom", level="easy")
+    desktop.locator("[data-my-hand] .card").first.wait_for()
+    to_my_draw(desktop)
+    assert desktop.locator("[data-status] small").inner_text() == "Click, drag, or press S / D."
+
+
+def card_name(card: str) -> str:
+    names = "ace two three four five six seven eight nine ten jack queen king".split()
+    ranks = dict(zip("A23456789TJQK", names, strict=True))
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    return f"{ranks[card[0]]} of {suits[card[1]]}"
+
+
+def lowest_after(page: Any) -> str:
+    """The card of my hand whose discard leaves the least deadwood (from the cards'
+    own names: "...: discard (deadwood after: 12)")."""
+    labels = page.locator("[data-my-hand] .card").evaluate_all(
+        "cs => cs.map(c => [c.dataset.card, c.getAttribute('aria-label')])"
+    )
+    best, low = None, 999
+    for card, label in labels:
+        found = re.search(r"deadwood after: (\d+)", label or "")
+        if found and int(found.group(1)) <= low:
+            best, low = card, int(found.group(1))
+    assert best, labels
+    return best
+
+
+def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
+    site: Any, new_page: Any, axe_source: str
+) -> None:
+    """A default match (with the clock) against the computer, played with keys only:
+    P to pass, S to draw, arrows and Enter to discard, K or G to end the hand. The
+    live region tells each move of both players and the result; after the
+    showdown the dialog counts down to the next hand while the clock stands."""
+    page = new_page()
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    page.goto(site.url + "/")
+    page.click("text=Play as guest, no sign-up")
+    start_from_lobby(page, "computer", variant="default", level="easy", target="250")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    match = match_of(page)
+    idle = "!document.getElementById('table-app').classList.contains('is-pending')"
+    deadline = time.monotonic() + 90
+    while not page.locator("#showdown[open]").count():
+        assert time.monotonic() < deadline, "the hand did not end"
+        page.wait_for_function(idle)
+        keys = page.evaluate(
+            """() => ({
+                pass: !!document.querySelector("[data-act=pass]:not([hidden])"),
+                draw: !!document.querySelector("[data-stock][data-active=true]"),
+                gin: !!document.querySelector("[data-act=gin]:not([hidden])"),
+                big: !!document.querySelector("[data-act=big-gin]:not([hidden])"),
+                knock: !!document.querySelector("[data-act=knock]:not([hidden])"),
+                discard: !!document.querySelector("[data-my-hand] .card[data-drag=card]"),
+                showdown: !!document.querySelector("#showdown[open]"),
+            })"""
+        )
+        if keys["showdown"]:
+            break
+        if keys["big"]:
+            page.keyboard.press("b")
+        elif keys["gin"]:
+            page.keyboard.press("g")
+        elif keys["knock"]:
+            page.keyboard.press("k")  # knock mode: the first card to knock with has the focus
+            page.wait_for_function("document.activeElement?.dataset?.knock === 'true'")
+            page.keyboard.press("Enter")
+        elif keys["pass"]:
+            page.keyboard.press("p")
+        elif keys["draw"]:
+            page.keyboard.press("s")
+        elif keys["discard"]:
+            # The card just drawn has the focus; the arrows go to the one to discard.
+            target = lowest_after(page)
+            page.wait_for_function("document.activeElement?.closest?.('[data-my-hand]')")
+            for _ in range(12):
+                if page.evaluate("document.activeElement.dataset.card") == target:
+                    break
+                page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.dataset.card") == target
+            page.keyboard.press("Enter")
+        else:
+            page.wait_for_timeout(50)
+            continue
+        page.wait_for_timeout(30)
+
+    # The showdown dialog counts down to the next hand; the turn clock stands still.
+    countdown = page.locator("#showdown [data-next-countdown]")
+    countdown.wait_for()
+    assert re.fullmatch(r"Next hand in (\d+) s: the clock starts then\.", countdown.inner_text())
+    clock = page.locator("[data-clock]")
+    assert clock.get_attribute("data-waiting") == "true"
+    assert page.locator("[data-clock-text]").inner_text() == "0:30"
+    page.screenshot(path=SCREENSHOTS / "showdown-countdown-desktop.png")
+    assert axe_violations(page, axe_source) == []
+    page.set_viewport_size(PHONE)
+    assert visible_in_viewport(page, "#showdown [data-next-countdown]")
+    page.screenshot(path=SCREENSHOTS / "showdown-countdown-phone.png")
+    page.set_viewport_size({"width": 1366, "height": 768})
+
+    # Every move of the hand, of either player, was announced; then the result.
+    hand = Hand.objects.get(match=match, number=1)
+    announced = " ".join(page.evaluate("window.__announced"))
+    me = Seat.objects.get(match=match, bot_level="").index
+    who = {me: "You", 1 - me: "Computer (easy)"}
+    for move in Move.objects.filter(hand=hand).order_by("seq"):
+        a = move.action
+        if a["type"] == "pass":
+            expected = f"{who[move.seat]} passed."
+        elif a["type"] == "draw" and a["source"] == "stock":
+            expected = f"{who[move.seat]} drew "
+        elif a["type"] == "draw":
+            expected = f"{who[move.seat]} took the "
+        elif a["type"] == "discard":
+            expected = f"{who[move.seat]} discarded the {card_name(a['card'])}."
+        else:
+            continue  # the hand's end: told by the result below
+        assert expected in announced, (expected, announced)
+    headline = page.locator("[data-showdown-headline]").inner_text()
+    assert f"Hand 1 over. {headline}." in announced
+    assert "Hand 2 dealt." in announced
+
+    # The dialog closes from the keyboard; the clock runs once the countdown is over.
+    page.keyboard.press("Enter")
+    page.wait_for_function("!document.getElementById('showdown').open")
+    page.wait_for_function(
+        "document.querySelector('[data-clock]').dataset.waiting === 'false'", timeout=20_000
+    )
+    page.wait_for_function(
+        "document.querySelector('[data-clock-text]').textContent < '0:30'", timeout=5_000
+    )
+    assert page.js_errors == []

@@ -1,0 +1,236 @@
+"""The installable app in real Chromium: after one visit the offline table works with
+the network gone, plays a whole match against the computer in the browser, survives
+a reload and a closed tab in the middle, and hands the finished match to the
+player's account once the network is back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page, expect
+
+from games.models import Match, Seat
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def make_player(username: str) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+def open_offline_table(page: Page, url: str) -> None:
+    page.goto(url + "/play/offline/")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def wait_until_installed(page: Page) -> None:
+    """The service worker controls the page: every file of the app is in its cache."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "caches.keys().then(keys => keys.some(k => k.startsWith('gin-offline-')))"
+    )
+
+
+def deal(page: Page, *, level: str = "easy", target: str = "50") -> None:
+    form = page.locator("form[data-new-match]")
+    form.locator(f"label:has(input[name=level][value={level}])").click()
+    form.locator(f"label:has(input[name=target][value='{target}'])").click()
+    form.locator("button[type=submit]").click()
+    page.locator("[data-my-hand] .card").first.wait_for()
+
+
+def table_snapshot(page: Page) -> dict[str, Any]:
+    return {
+        "hand": TablePlayer(page).hand_cards(),
+        "log": page.locator("[data-log] li").all_inner_texts(),
+        "stock": page.locator("[data-stock-count]").inner_text(),
+    }
+
+
+def wait_for_my_turn(page: Page) -> None:
+    page.wait_for_function(
+        "!document.getElementById('table-app').classList.contains('is-pending')"
+        " || document.getElementById('showdown').open"
+    )
+
+
+def test_play_a_whole_match_offline_then_it_reaches_my_matches(
+    site: Any, new_page: Any
+) -> None:
+    make_player("nomad")
+    page = new_page()
+    errors = page.js_errors
+    sign_in(page, site.url, "nomad")
+    open_offline_table(page, site.url)
+    wait_until_installed(page)
+    expect(page.locator("[data-account]")).to_have_text("nomad")
+
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("[data-net]")).to_have_text("offline")
+    deal(page)
+
+    player = TablePlayer(page)
+    # A few moves into the first hand, reload: the same position comes back.
+    moves = 0
+    while moves < 4 and not player.showdown_open():
+        if player.act() not in (None, "showdown"):
+            moves += 1
+        wait_for_my_turn(page)
+    wait_for_my_turn(page)
+    before = table_snapshot(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    wait_for_my_turn(page)
+    after = table_snapshot(page)
+    assert after["hand"] == before["hand"] and after["stock"] == before["stock"]
+    assert after["log"][-len(before["log"]):] == before["log"][-len(after["log"]):]
+
+    hands = 0
+    closed_the_tab = False
+    while True:
+        player.play_until_showdown()
+        hands += 1
+        if player.match_over():
+            break
+        assert hands < 30, "the match should have ended long ago"
+        player.next_hand()
+        if not closed_the_tab:
+            # Close the tab between hands and open the app again: the match resumes.
+            context = page.context
+            cards = player.hand_cards()
+            page.close()
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(site.url + "/play/offline/")
+            page.wait_for_selector("body[data-ready=true]")
+            page.locator("[data-my-hand] .card").first.wait_for()
+            player = TablePlayer(page)
+            assert player.hand_cards() == cards
+            closed_the_tab = True
+
+    totals = page.locator("#showdown [data-match-over] tfoot td").all_inner_texts()
+    expect(page.locator("#showdown [data-sync-status]")).to_contain_text("when you are online")
+    assert not Match.objects.exists()
+
+    page.context.set_offline(False)
+    expect(page.locator("#showdown [data-sync-status]")).to_have_text(
+        "Saved to your account (unrated).", timeout=30_000
+    )
+    match = Match.objects.get(seats__user__username="nomad")
+    assert (match.kind, match.rated, match.status) == ("offline", False, "finished")
+    assert match.hands.count() == hands
+    mine = Seat.objects.get(match=match, index=0)
+    assert [str(mine.score), str(Seat.objects.get(match=match, index=1).score)] == totals
+
+    page.goto(site.url + "/matches/")
+    row = page.locator(".match-row", has_text="Computer (easy)")
+    expect(row).to_contain_text("offline")
+    expect(row).to_contain_text(f"{totals[0]} – {totals[1]}")
+    assert errors == []
+
+
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
+def test_offline_table_screenshots(site: Any, new_page: Any, name: str, viewport: Any) -> None:
+    page = new_page(viewport)
+    open_offline_table(page, site.url)
+    wait_until_installed(page)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.screenshot(path=SCREENSHOTS / f"offline-setup-{name}.png")
+    deal(page, level="medium")
+    player = TablePlayer(page)
+    wait_for_my_turn(page)
+    for _ in range(3):
+        player.act()
+        wait_for_my_turn(page)
+    page.screenshot(path=SCREENSHOTS / f"offline-table-{name}.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    player.play_until_showdown()
+    page.screenshot(path=SCREENSHOTS / f"offline-showdown-{name}.png")
+    assert page.js_errors == []
+
+
+def test_a_match_finished_offline_reaches_my_matches_from_any_page(
+    site: Any, new_page: Any
+) -> None:
+    """The player opens "My matches" first once back online: the page uploads what the
+    browser holds and shows it; a record that does not replay is refused, not shown."""
+    from tests.offline.helpers import offline_record
+
+    make_player("commuter")
+    page = new_page()
+    errors = page.js_errors
+    sign_in(page, site.url, "commuter")
+    good = {**offline_record(target=50, seed=5), "status": "finished", "owner": None}
+    bad = {**offline_record(target=50, seed=6), "status": "finished", "owner": None}
+    bad["hands"][0]["actions"] = bad["hands"][0]["actions"][1:]
+    stored = page.evaluate(
+        """async ([good, bad]) => {
+            const store = await import("/static/games/offline/store.js");
+            await store.putMatch(good);
+            await store.putMatch(bad);
+            return (await store.allMatches()).length;
+        }""",
+        [good, bad],
+    )
+    assert stored == 2
+    page.goto(site.url + "/matches/")
+    expect(page.locator(".match-row", has_text="Computer (easy)")).to_contain_text(
+        "offline", timeout=20_000
+    )
+    match = Match.objects.get(seats__user__username="commuter")
+    assert match.offline_id == good["id"] and match.kind == "offline"
+    open_offline_table(page, site.url)
+    saved = page.locator(f"[data-offline-match='{good['id']}']")
+    expect(saved).to_contain_text("Saved to your account")
+    refused = page.locator(f"[data-offline-match='{bad['id']}']")
+    expect(refused).to_contain_text("Not saved to your account")
+    assert Match.objects.count() == 1
+    assert errors == []
+
+
+def test_an_update_is_installed_whole_and_taken_only_when_the_player_reloads(
+    site: Any, new_page: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new version never mixes with the old one in an open page: it installs its own
+    cache next to the old, waits, and takes over (the old cache deleted) only when the
+    player accepts it; the match in progress carries on."""
+    page = new_page()
+    open_offline_table(page, site.url)
+    wait_until_installed(page)
+    deal(page)
+    cards = TablePlayer(page).hand_cards()
+    old = page.evaluate("caches.keys()")
+    assert len(old) == 1
+
+    monkeypatch.setenv("OFFLINE_APP_RELEASE", "next")
+    site.restart()
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    expect(page.locator("[data-update]")).to_be_visible(timeout=30_000)
+    keys = page.evaluate("caches.keys()")
+    assert len(keys) == 2 and old[0] in keys  # the new one beside the old, both whole
+    waiting = page.evaluate(
+        "navigator.serviceWorker.getRegistration().then(r => Boolean(r.waiting && r.active))"
+    )
+    assert waiting  # the page is still served by the old version
+
+    page.click("[data-update-now]")
+    page.wait_for_function(
+        f"caches.keys().then(keys => keys.length === 1 && keys[0] !== {old[0]!r})"
+    )
+    page.wait_for_selector("body[data-ready=true]")
+    page.locator("[data-update]").wait_for(state="hidden")
+    assert TablePlayer(page).hand_cards() == cards
+    assert page.js_errors == []
