@@ -246,7 +246,7 @@ class Change:
         self.hand_fields.update(
             ["state", "result", "result_kind", "winner_seat", "points", "finished_at"]
         )
-        transaction.on_commit(partial(analysis_hooks.hand_finished, hand.pk))
+        transaction.on_commit(partial(analysis_hooks.hand_finished, hand.pk), robust=True)
         match.finished_hands = [*match.finished_hands, messages.hand_summary(hand)]
         self.match_fields.add("finished_hands")
         if result.winner is not None:

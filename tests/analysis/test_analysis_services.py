@@ -53,6 +53,27 @@ def test_every_finished_hand_is_sent_for_analysis_once_it_commits(
     assert sent
 
 
+def test_a_hand_ends_for_the_players_even_when_the_analysis_queue_is_down(
+    django_user_model, django_capture_on_commit_callbacks, monkeypatch
+):
+    """The broker unreachable as the hand ends: the move still answers and the game
+    goes on (the periodic sweep sends the hand later)."""
+    from kombu.exceptions import OperationalError
+
+    from games.analysis import tasks
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.hand_analyse, "delay", broker_down)
+    alice = make_user(django_user_model, "alice")
+    match = computer_match(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_until_hand(match, 2, random.Random(3))
+    assert finished_hands(match)
+    assert not HandAnalysis.objects.filter(match=match).exists()
+
+
 def test_a_hand_is_analysed_once_and_a_redelivered_task_changes_nothing(django_user_model):
     alice = make_user(django_user_model, "alice")
     match = computer_match(alice)

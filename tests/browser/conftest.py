@@ -13,6 +13,7 @@ highest deadwood card.
 
 from __future__ import annotations
 
+import fcntl
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -113,10 +114,15 @@ def axe_source() -> str:
     """axe-core, from the npm registry at the version locked in tests/browser/axe
     (installed there with ``npm ci`` on a machine that does not have it yet)."""
     script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
-    if not script.exists():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=AXE_DIR, check=True
-        )
+    # Parallel test workers (pytest-xdist) install it once: one holds the lock and
+    # installs, the others wait for it and find it there.
+    with open(AXE_DIR / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not script.exists():
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                cwd=AXE_DIR, check=True,
+            )
     return script.read_text()
 
 

@@ -104,7 +104,7 @@ class PrivateCeleryWorker(CeleryWorker, _EnvOverride):
 
     def start(self) -> None:
         _EnvOverride.start(self)
-        probe = Celery("probe", broker=self.env_overrides["REDIS_URL"])
+        probe = Celery("probe", broker=self.env_overrides["REDIS_URL"], set_as_current=False)
         deadline = time.monotonic() + START_TIMEOUT
         try:
             while time.monotonic() < deadline:

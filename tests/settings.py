@@ -1,0 +1,32 @@
+"""Settings of the test suite: the site's own, with each parallel test worker on its
+own Redis database.
+
+pytest-xdist runs the suite in several worker processes (``-n`` in pyproject.toml).
+pytest-django gives each its own test database (``test_ginsite_gw0``, ...); this
+module does the same for Redis, so one worker's channel layer, cache and Celery
+queue never meet another's: worker ``gwN`` uses database ``(base + N) % 16`` of
+``REDIS_URL``. It rewrites the environment variable itself, before the site's
+settings read it, so the daphne and Celery processes the tests start (tests/workers.py)
+inherit the same database.
+"""
+
+import os
+from urllib.parse import urlsplit, urlunsplit
+
+REDIS_DATABASES = 16  # Redis's default number of databases
+
+
+def redis_url_for_worker(url: str, worker: str) -> str:
+    """``url`` moved to the Redis database of xdist worker ``worker`` ("gw3")."""
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    offset = int(worker.removeprefix("gw"))
+    return urlunsplit(parts._replace(path=f"/{(base + offset) % REDIS_DATABASES}"))
+
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker and os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = redis_url_for_worker(os.environ["REDIS_URL"], _worker)
+    os.environ.pop("CHANNEL_REDIS_URLS", None)  # follows REDIS_URL
+
+from ginsite.settings import *  # noqa: E402,F403
