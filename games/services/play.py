@@ -246,7 +246,14 @@ class Change:
         self.hand_fields.update(
             ["state", "result", "result_kind", "winner_seat", "points", "finished_at"]
         )
-        transaction.on_commit(partial(analysis_hooks.hand_finished, hand.pk), robust=True)
+        hand_id = hand.pk
+
+        def analyse_hand() -> None:  # named: Django logs a failed robust hook by name
+            analysis_hooks.hand_finished(hand_id)
+
+        # Robust: with the queue down the hand still ends for the players (the
+        # analysis sweep sends it later).
+        transaction.on_commit(analyse_hand, robust=True)
         match.finished_hands = [*match.finished_hands, messages.hand_summary(hand)]
         self.match_fields.add("finished_hands")
         if result.winner is not None:
