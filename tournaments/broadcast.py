@@ -5,23 +5,22 @@ Groups (tournaments/consumers.py joins them; docs/protocol.md, "Tournament socke
   message (ranks, points, streaks, live matches: nothing about anyone's cards).
 - ``tournament-<id>-user-<user id>``: one player's sockets there; ``match_ready``.
 
-Standings are published at most once per ``MIN_INTERVAL`` per tournament: a result
-publishes at once unless one went out within that time; beat's tick
-(``publish_pending``) sends whatever is left, so the last change is never lost.
-Exactly one process publishes each version (a conditional UPDATE claims it).
+Standings are published after the commit of each change (a result, a pairing, a
+join); several changes committed before one publish is claimed go out as one
+message: exactly one process publishes each version (a conditional UPDATE claims
+it), and beat's tick (``publish_pending``) sends a version whose publish was lost
+(a process killed between commit and send).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
 from games.broadcast import _group_send
-
-MIN_INTERVAL = timedelta(seconds=1)
 
 
 def group(tournament_id: int) -> str:
@@ -36,18 +35,14 @@ def standings_on_commit(tournament_id: int) -> None:
     transaction.on_commit(lambda: publish(tournament_id), robust=True)
 
 
-def publish(tournament_id: int, *, now: datetime | None = None, force: bool = False) -> bool:
-    """Send the current standings if this version was not sent yet (and, unless
-    ``force``, the last ones went out more than ``MIN_INTERVAL`` ago)."""
+def publish(tournament_id: int, *, now: datetime | None = None) -> bool:
+    """Send the current standings if this version was not sent yet."""
     from . import selectors
     from .models import Tournament
 
     now = now or timezone.now()
     claim = Tournament.objects.filter(pk=tournament_id,
                                       published_version__lt=F("standings_version"))
-    if not force:
-        claim = claim.filter(Q(published_at__isnull=True)
-                             | Q(published_at__lte=now - MIN_INTERVAL))
     if not claim.update(published_version=F("standings_version"), published_at=now):
         return False
     tournament = Tournament.objects.get(pk=tournament_id)
@@ -61,7 +56,7 @@ def publish_pending(*, now: datetime | None = None) -> int:
     from .models import Tournament
 
     pending = Tournament.objects.filter(published_version__lt=F("standings_version"))
-    return sum(publish(pk, now=now, force=True)
+    return sum(publish(pk, now=now)
                for pk in list(pending.values_list("pk", flat=True)))
 
 

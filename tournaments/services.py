@@ -69,6 +69,11 @@ def _event(tournament: Tournament, kind: str, detail: str = "", *, actor: Any = 
     )
 
 
+def audit(tournament: Tournament, kind: str, detail: str = "", *, actor: Any = None) -> None:
+    """Add a line to the tournament's audit trail (the admin's own edits)."""
+    _event(tournament, kind, detail, actor=actor)
+
+
 def _lock(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if found is None:
