@@ -67,6 +67,14 @@ function renderStandings(message) {
   }
   live.replaceChildren(...items);
   if (statusBadge && STATUS[message.status]) statusBadge.textContent = STATUS[message.status];
+  const when = document.getElementById("t-when");
+  if (when && when.dataset.status !== message.status) {
+    // The start or the end happened while the page was open.
+    when.dataset.status = message.status;
+    when.textContent = message.status === "live"
+      ? (config.format === "swiss" ? `round ${message.round}` : "started: in play now")
+      : STATUS[message.status].toLowerCase();
+  }
   document.body.dataset.standingsVersion = String(message.version);
 }
 
