@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.analysis import hooks as analysis_hooks
 from games.bots import LEVELS, choose_action
 from games.engine import HandState
 from games.models import Hand, Match, Seat
@@ -67,11 +68,20 @@ def simulate(
     for user in users:
         services.tournament_join(tournament=tournament, user=user, now=clock)
     saved, tasks.ENQUEUE_PROGRESS = tasks.ENQUEUE_PROGRESS, False
+    # The post-hand analysis of the simulated hands is left to its periodic sweep
+    # (analysis.sweep): in the embedded mode its thread would write to SQLite while
+    # the simulator does, and it is no part of a tournament.
+    analyse, analysis_hooks.hand_finished = analysis_hooks.hand_finished, _no_analysis
     try:
         _run(tournament, clock, rng, level)
     finally:
         tasks.ENQUEUE_PROGRESS = saved
+        analysis_hooks.hand_finished = analyse
     return summary(Tournament.objects.get(pk=tournament.pk))
+
+
+def _no_analysis(hand_id: int) -> None:
+    return None
 
 
 def _run(tournament: Tournament, clock: datetime, rng: random.Random, level: str) -> None:
