@@ -205,6 +205,8 @@ def tournament_join(*, tournament: Tournament, user: Any, token: str | None = No
                 entrant.save(update_fields=["status", "missed", "waiting_since"])
                 _event(t, "rejoined", user.username, actor=user, now=now)
                 _changed(t)
+                if t.status == Tournament.Status.LIVE:
+                    _after_commit_pair(t.pk)
             return entrant
         if Entrant.objects.filter(tournament=t).count() >= t.max_players:
             raise TournamentError("This tournament is full.", "full")
@@ -537,7 +539,8 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
         pairing.finished_at = now
         pairing.save(update_fields=["finished", "finished_at"])
         return
-    entrants = {e.pk: e for e in Entrant.objects.select_for_update().filter(
+    entrants = {e.pk: e for e in Entrant.objects.select_for_update(of=("self",))
+                .select_related("user").filter(
         pk__in=[pairing.seat0_id, pairing.seat1_id])}
     winner_user = seats[match.winner_seat].user_id if match.winner_seat is not None else None
     seat0, seat1 = entrants[pairing.seat0_id], entrants[pairing.seat1_id]
@@ -567,11 +570,12 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
         if t.format == Format.ARENA and entrant.missed >= ARENA_MISSES_BEFORE_PAUSE \
                 and entrant.status == Entrant.Status.ACTIVE:
             entrant.status = Entrant.Status.PAUSED
-            _event(t, "paused", f"{entrant.user_id}: missed two pairings in a row", now=now)
+            _event(t, "paused", f"{entrant.user.username}: missed two pairings in a row",
+                   now=now)
         if t.format == Format.SWISS and entrant is loser and no_show \
                 and entrant.status == Entrant.Status.ACTIVE:
             entrant.status = Entrant.Status.WITHDRAWN
-            _event(t, "withdrawn", f"{entrant.user_id}: did not turn up", now=now)
+            _event(t, "withdrawn", f"{entrant.user.username}: did not turn up", now=now)
         entrant.waiting_since = now if arena_open and entrant.status == Entrant.Status.ACTIVE \
             else None
     Entrant.objects.bulk_update([winner, loser], ["points", "wins", "losses", "streak",
