@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "games.chat",
     "games.api",
     "games.analysis",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -334,3 +335,12 @@ CELERY_TASK_ROUTES = {"analysis.*": {"queue": "analysis"}}
 # Most sampled worlds per analysed decision (docs/analysis.md: error and CPU time).
 ANALYSIS_MAX_WORLDS = int(os.environ.get("ANALYSIS_MAX_WORLDS", "160"))
 CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "analysis.sweep", "schedule": 60.0}
+# Tournaments (tournaments/services.py): start, pair, end and publish standings every
+# 2 s; create the instances of the staff's recurring schedules every 10 minutes.
+CELERY_BEAT_SCHEDULE["tournaments-tick"] = {
+    "task": "tournaments.tick",
+    "schedule": 2.0,
+    "options": {"expires": 10},
+}
+CELERY_BEAT_SCHEDULE["tournaments-schedules"] = {"task": "tournaments.schedules",
+                                                 "schedule": 600.0}

@@ -36,6 +36,7 @@ from games.engine import (
 )
 from games.models import Hand, Match, Move, Seat
 from leaderboards import hooks
+from tournaments import hooks as tournament_hooks
 
 from . import fairplay, scheduling
 from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
@@ -205,6 +206,7 @@ class Change:
         if match.status == Match.Status.FINISHED:
             fairplay.match_finished(match, self.locked.seats, self.now)
             hooks.match_finished(match)
+            tournament_hooks.match_finished(match, self.locked.seats)
             api_events.match_finished(match)
         if self.new_hand is not None:
             self.locked.hand = self.new_hand

@@ -1,0 +1,170 @@
+"""Tournament pages and the tournament socket: the list with its sections and the
+creation form, joining, the tournament page (standings, the viewer's match), the
+Watch page, profile results, the admin's cancel and removal with the audit trail, and
+the live socket (standings after a result, ``match_ready`` to the paired players).
+Hidden information: neither the Watch page nor the tournament socket ever shows a
+card of a hand in play."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connections
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import HandState
+from games.models import Hand, Match
+from games.services import match_resign
+from tests.chat.helpers import create_user, receive_type, ws_connect
+from tests.security.secrets import visible_cards
+from tournaments import services
+from tournaments.models import Entrant, Pairing, Tournament, TournamentEvent
+
+
+def _live_arena(users, **kwargs):
+    now = timezone.now()
+    t = services.tournament_create(user=None, staff=True, name="Evening Arena",
+                                   format="arena", starts_at=now, **kwargs)
+    for user in users:
+        services.tournament_join(tournament=t, user=user, now=now)
+    services.tournament_progress(tournament_id=t.pk, now=now)
+    return Tournament.objects.get(pk=t.pk)
+
+
+def _concealed_cards(match_ids):
+    """Every card nobody at the table may see yet: both hands and the stock."""
+    cards = set()
+    for hand in Hand.objects.filter(match_id__in=match_ids, finished_at__isnull=True):
+        state = HandState.from_dict(hand.state)
+        cards |= {str(c) for c in state.stock}
+        for seat in (0, 1):
+            cards |= {str(c) for c in state.hands[seat]}
+    return cards
+
+
+@pytest.mark.django_db
+def test_list_create_join_and_the_tournament_page(client):
+    ann = create_user("ann")
+    client.force_login(ann)
+    page = client.get(reverse("tournaments:list"))
+    assert page.status_code == 200
+    for section in ("Live now", "Upcoming", "Finished", "Create a tournament"):
+        assert section in page.content.decode()
+    refused = client.post(reverse("tournaments:new"), {
+        "name": "Too big", "format": "arena", "starts_in": 10, "duration_minutes": 30,
+        "rounds": 3, "round_minutes": 30, "variant": "default", "target_score": 50,
+        "turn_seconds": 30, "max_players": 1000, "public": "on"})
+    assert refused.status_code == 400 and not Tournament.objects.exists()
+    created = client.post(reverse("tournaments:new"), {
+        "name": "Friday Swiss", "format": "swiss", "starts_in": 10, "duration_minutes": 30,
+        "rounds": 3, "round_minutes": 30, "variant": "default", "target_score": 100,
+        "turn_seconds": 30, "max_players": 16})
+    t = Tournament.objects.get()
+    assert not t.public and t.target_score == 100
+    assert created["Location"].endswith(f"?invite={t.invite_token}")
+    assert Entrant.objects.filter(tournament=t, user=ann).exists()  # the creator is in
+    bob = create_user("bob")
+    client.force_login(bob)
+    detail = reverse("tournaments:detail", args=[t.pk])
+    assert client.get(detail).status_code == 404  # private, no invite
+    assert client.get(f"{detail}?invite={t.invite_token}").status_code == 200
+    client.post(reverse("tournaments:join", args=[t.pk]), {"invite": t.invite_token})
+    assert Entrant.objects.filter(tournament=t, user=bob).exists()
+    page = client.get(f"{detail}?invite={t.invite_token}").content.decode()
+    assert "ann" in page and "bob" in page and "Withdraw" in page
+
+
+@pytest.mark.django_db
+def test_paired_player_sees_the_match_prompt_and_the_watch_page_lists_it_first(client):
+    ann, bob = create_user("ann"), create_user("bob")
+    carl, dora = create_user("carl"), create_user("dora")
+    from games.services.matches import create_started_match, rules_for
+
+    casual = create_started_match(kind=Match.Kind.QUICK, variant="default",
+                                  rules=rules_for(variant="default", rules=None), rated=True,
+                                  players=[carl, dora])
+    t = _live_arena([ann, bob])
+    pairing = Pairing.objects.get(tournament=t)
+    client.force_login(ann)
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert 'id="match-ready" class="t-ready" role="alert" >' in page  # not hidden
+    assert reverse("games:table", args=[pairing.match_id]) in page
+    watch = client.get(reverse("tournaments:watch")).content.decode()
+    first = watch.index(reverse("games:table", args=[pairing.match_id]))
+    assert first < watch.index(reverse("games:table", args=[casual.pk]))
+    assert "Evening Arena" in watch
+    # Hidden information: no card of either hand, nor of the stock, on the Watch page.
+    shown = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", watch))
+    assert not shown & _concealed_cards([pairing.match_id, casual.pk])
+
+
+@pytest.mark.django_db
+def test_profile_lists_results_and_admin_cancel_and_remove_leave_an_audit_trail(client):
+    ann, bob = create_user("ann"), create_user("bob")
+    t = _live_arena([ann, bob], duration_minutes=30)
+    pairing = Pairing.objects.select_related("seat1__user").get(tournament=t)
+    match_resign(match=pairing.match, user=pairing.seat1.user)
+    later = timezone.now() + timedelta(minutes=31)
+    services.tournament_progress(tournament_id=t.pk, now=later)
+    services.tournament_progress(tournament_id=t.pk, now=later)
+    profile = client.get(reverse("accounts:profile", args=[pairing.seat0.user.username]))
+    assert "Evening Arena" in profile.content.decode() and "rank 1" in profile.content.decode()
+    staff = create_user("staff", is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    other = _live_arena([create_user("cat"), create_user("dan"), create_user("eve")])
+    entrant = Entrant.objects.get(tournament=other, user__username="eve")
+    client.post(reverse("admin:tournaments_entrant_changelist"),
+                {"action": "remove", "_selected_action": [entrant.pk]})
+    client.post(reverse("admin:tournaments_tournament_changelist"),
+                {"action": "cancel", "_selected_action": [other.pk]})
+    other.refresh_from_db()
+    assert other.status == "cancelled"
+    assert Entrant.objects.get(pk=entrant.pk).status == "removed"
+    kinds = list(TournamentEvent.objects.filter(tournament=other).values_list("kind", "actor"))
+    assert ("removed", staff.pk) in kinds and ("cancelled", staff.pk) in kinds
+    admin_page = client.get(reverse("admin:tournaments_tournament_change", args=[other.pk]))
+    assert "audit trail" in admin_page.content.decode().lower()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_socket_sends_standings_after_a_result_and_match_ready_without_cards():
+    ann, bob, spectator = [await database_sync_to_async(create_user)(n)
+                           for n in ("ann", "bob", "sam")]
+    now = timezone.now()
+    t = await database_sync_to_async(services.tournament_create)(
+        user=None, staff=True, name="Socket Arena", format="arena", starts_at=now)
+    for user in (ann, bob):
+        await database_sync_to_async(services.tournament_join)(tournament=t, user=user)
+    path = f"/ws/tournament/{t.pk}/"
+    try:
+        ann_ws = await ws_connect(ann, path)
+        watcher = await ws_connect(spectator, path)
+        first = await receive_type(watcher, "standings")
+        await receive_type(ann_ws, "standings")
+        assert first["status"] == "scheduled" and {r["player"] for r in first["rows"]} == {
+            "ann", "bob"}
+        await database_sync_to_async(services.tournament_progress)(tournament_id=t.pk)
+        ready = await receive_type(ann_ws, "match_ready")
+        match_id = ready["match_id"]
+        assert ready["url"] == reverse("games:table", args=[match_id])
+        live = await receive_type(watcher, "standings")
+        while live["status"] != "live" or not live["live"]:
+            live = await receive_type(watcher, "standings")
+        concealed = await database_sync_to_async(_concealed_cards)([match_id])
+        assert not visible_cards(live) & concealed and not visible_cards(ready) & concealed
+        match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+        await database_sync_to_async(match_resign)(match=match, user=bob)
+        after = await receive_type(watcher, "standings")
+        while not any(r["points"] for r in after["rows"]):
+            after = await receive_type(watcher, "standings")
+        top = after["rows"][0]
+        assert (top["player"], top["points"], top["wins"]) == ("ann", 2, 1)
+        await ann_ws.disconnect()
+        await watcher.disconnect()
+    finally:
+        await database_sync_to_async(connections.close_all)()

@@ -1,0 +1,1 @@
+"""Tournaments: scheduled arenas and Swiss events, live standings, the Watch page."""

@@ -1,0 +1,69 @@
+"""The only tournaments module that sends to channel-layer groups, after commit.
+
+Groups (tournaments/consumers.py joins them; docs/protocol.md, "Tournament socket"):
+- ``tournament-<id>``: every socket of the tournament page; the ``standings``
+  message (ranks, points, streaks, live matches: nothing about anyone's cards).
+- ``tournament-<id>-user-<user id>``: one player's sockets there; ``match_ready``.
+
+Standings are published after the commit of each change (a result, a pairing, a
+join); several changes committed before one publish is claimed go out as one
+message: exactly one process publishes each version (a conditional UPDATE claims
+it), and beat's tick (``publish_pending``) sends a version whose publish was lost
+(a process killed between commit and send).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.broadcast import _group_send
+
+
+def group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def user_group(tournament_id: int, user_id: int) -> str:
+    return f"tournament-{tournament_id}-user-{user_id}"
+
+
+def standings_on_commit(tournament_id: int) -> None:
+    transaction.on_commit(lambda: publish(tournament_id), robust=True)
+
+
+def publish(tournament_id: int, *, now: datetime | None = None) -> bool:
+    """Send the current standings if this version was not sent yet."""
+    from . import selectors
+    from .models import Tournament
+
+    now = now or timezone.now()
+    claim = Tournament.objects.filter(pk=tournament_id,
+                                      published_version__lt=F("standings_version"))
+    if not claim.update(published_version=F("standings_version"), published_at=now):
+        return False
+    tournament = Tournament.objects.get(pk=tournament_id)
+    message = selectors.standings_message(tournament)
+    _group_send([(group(tournament_id), {"type": "tournament.message", "message": message})])
+    return True
+
+
+def publish_pending(*, now: datetime | None = None) -> int:
+    """Publish every tournament whose standings changed since they were last sent."""
+    from .models import Tournament
+
+    pending = Tournament.objects.filter(published_version__lt=F("standings_version"))
+    return sum(publish(pk, now=now)
+               for pk in list(pending.values_list("pk", flat=True)))
+
+
+def match_ready_on_commit(tournament_id: int, user_ids: list[int], match_id: int) -> None:
+    """Tell both players their match is ready (the page shows the prompt and plays a
+    sound)."""
+    message = {"type": "match_ready", "match_id": match_id, "url": f"/match/{match_id}/"}
+    sends = [(user_group(tournament_id, uid), {"type": "tournament.message", "message": message})
+             for uid in user_ids]
+    transaction.on_commit(lambda: _group_send(sends), robust=True)

@@ -1,0 +1,65 @@
+"""The tournament WebSocket (``/ws/tournament/<id>/``; docs/protocol.md, "Tournament
+socket"). Thin: check the viewer may see the tournament, join its groups, send the
+current standings; then relay ``standings`` (everyone) and ``match_ready`` (the
+player's own sockets) from tournaments/broadcast.py. Nothing here ever carries a card.
+The client sends nothing but an optional ``{"type": "ping"}`` (answered ``pong``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import broadcast as games_broadcast
+
+from . import broadcast, selectors
+from .models import Tournament
+
+CLOSE_NOT_FOUND = 4404
+
+
+def _opening(tournament_id: int, user: Any, token: str | None) -> dict | None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not selectors.can_view(tournament=tournament, user=user,
+                                                    token=token):
+        return None
+    return selectors.standings_message(tournament)
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):
+    groups_joined: list[str]
+
+    async def connect(self) -> None:
+        self.groups_joined = []
+        tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        token = (query.get("token") or [None])[0]
+        await self.accept()
+        opening = await database_sync_to_async(_opening)(tournament_id, user, token)
+        if opening is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        games_broadcast.bind_event_loop(asyncio.get_running_loop())
+        self.groups_joined = [broadcast.group(tournament_id)]
+        if getattr(user, "is_authenticated", False):
+            self.groups_joined.append(broadcast.user_group(tournament_id, user.pk))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send(text_data=json.dumps(opening))
+
+    async def disconnect(self, code: int) -> None:
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data and len(text_data) < 200 and '"ping"' in text_data:
+            await self.send(text_data=json.dumps({"type": "pong"}))
+
+    async def tournament_message(self, event: dict) -> None:
+        await self.send(text_data=json.dumps(event["message"]))

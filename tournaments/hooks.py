@@ -1,0 +1,13 @@
+"""What the games app tells the tournaments app when a match finishes."""
+
+from __future__ import annotations
+
+from games.models import Match, Seat
+
+
+def match_finished(match: Match, seats: list[Seat]) -> None:
+    """Inside the transaction that finishes ``match`` (under its lock): a tournament
+    match's result is recorded and the next pairing enqueued after commit."""
+    from . import services
+
+    services.match_finished(match, seats)

@@ -1,0 +1,199 @@
+"""Reads of the tournaments app: lists, standings, pairings, the player's own match,
+the Watch page's live matches and a profile's results. Nothing here shows a card:
+matches are listed by id, players and scores only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, F, Max, Q, Value
+from django.db.models.functions import Coalesce
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Match, Seat
+
+from .core import scoring
+from .models import Entrant, Format, Pairing, Round, Tournament, TournamentEvent
+
+#: Rows of the standings sent over the socket and shown on the page.
+STANDINGS_ROWS = 100
+
+
+def tournament_lists(*, user: Any, now: datetime | None = None) -> dict[str, list[Tournament]]:
+    """Upcoming, live and recently finished public tournaments (and the viewer's own
+    private ones), with their entrant counts."""
+    now = now or timezone.now()
+    visible = Q(public=True)
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(created_by=user) | Q(entrants__user=user)
+    base = (Tournament.objects.filter(visible).distinct()
+            .annotate(players=Count("entrants", distinct=True)))
+    return {
+        "live": list(base.filter(status=Tournament.Status.LIVE).order_by("starts_at")[:50]),
+        "upcoming": list(base.filter(status=Tournament.Status.SCHEDULED)
+                         .order_by("starts_at")[:50]),
+        "finished": list(base.filter(status=Tournament.Status.FINISHED)
+                         .order_by("-finished_at")[:20]),
+    }
+
+
+def can_view(*, tournament: Tournament, user: Any, token: str | None) -> bool:
+    if tournament.public or token == tournament.invite_token:
+        return True
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return (tournament.created_by_id == user.pk or user.is_staff
+            or Entrant.objects.filter(tournament=tournament, user=user).exists())
+
+
+@dataclass
+class Standing:
+    row: scoring.Row
+    name: str
+    status: str
+    streak: int
+    on_fire: bool
+    user_id: int
+
+
+def standings_rows(tournament: Tournament) -> list[scoring.Row]:
+    """Ranked rows (``player`` = entrant id). Arena: points, then wins
+    (``tiebreaks`` = [wins]); Swiss: points, Buchholz, Sonneborn-Berger."""
+    entrants = list(Entrant.objects.filter(tournament=tournament)
+                    .values("pk", "points", "wins", "losses", "byes", "rating"))
+    if tournament.format == Format.SWISS:
+        games = [
+            scoring.Game(s0, s1, w if (finished or s1 is None) else None)
+            for s0, s1, w, finished in Pairing.objects.filter(tournament=tournament)
+            .order_by("pk").values_list("seat0_id", "seat1_id", "winner_id", "finished")
+        ]
+        return scoring.swiss_standings([e["pk"] for e in entrants], games,
+                                       {e["pk"]: e["rating"] for e in entrants})
+    return scoring.rank_rows([
+        scoring.Row(player=e["pk"], points=e["points"], wins=e["wins"], losses=e["losses"],
+                    byes=e["byes"], tiebreaks=[e["wins"]], rating=e["rating"])
+        for e in entrants
+    ])
+
+
+def standings(tournament: Tournament, *, limit: int | None = STANDINGS_ROWS) -> list[Standing]:
+    rows = standings_rows(tournament)
+    if limit is not None:
+        rows = rows[:limit]
+    info = {e["pk"]: e for e in Entrant.objects.filter(pk__in=[r.player for r in rows])
+            .values("pk", "status", "streak", "user_id", "user__username", "user__is_bot")}
+    result = []
+    for row in rows:
+        e = info[row.player]
+        name = f"BOT {e['user__username']}" if e["user__is_bot"] else e["user__username"]
+        result.append(Standing(row=row, name=name, status=e["status"], streak=e["streak"],
+                               on_fire=tournament.format == Format.ARENA
+                               and e["streak"] >= scoring.ARENA_STREAK_FROM,
+                               user_id=e["user_id"]))
+    return result
+
+
+def live_pairings(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tournament's matches in play, for "watch"."""
+    rows = (Pairing.objects.filter(tournament=tournament, finished=False, match__isnull=False)
+            .values("match_id", "round", "seat0__user__username", "seat1__user__username")
+            .order_by("pk"))
+    return [{"match_id": r["match_id"], "round": r["round"],
+             "players": [r["seat0__user__username"], r["seat1__user__username"]],
+             "url": reverse("games:table", kwargs={"match_id": r["match_id"]})}
+            for r in rows[:50]]
+
+
+def standings_message(tournament: Tournament) -> dict[str, Any]:
+    """The socket's ``standings`` message (docs/protocol.md, "Tournament socket")."""
+    return {
+        "type": "standings",
+        "version": tournament.standings_version,
+        "status": tournament.status,
+        "round": tournament.current_round,
+        "players": Entrant.objects.filter(tournament=tournament).count(),
+        "rows": [
+            {"rank": s.row.rank, "player": s.name, "points": s.row.points, "wins": s.row.wins,
+             "losses": s.row.losses, "byes": s.row.byes, "tiebreaks": s.row.tiebreaks,
+             "streak": s.streak, "fire": s.on_fire, "status": s.status}
+            for s in standings(tournament)
+        ],
+        "live": live_pairings(tournament),
+    }
+
+
+def rounds(tournament: Tournament) -> list[dict[str, Any]]:
+    """Swiss pairings per round, newest round first."""
+    pairings = (Pairing.objects.filter(tournament=tournament, round__isnull=False)
+                .select_related("seat0__user", "seat1__user", "winner").order_by("round", "pk"))
+    by_round: dict[int, list[Pairing]] = {}
+    for p in pairings:
+        by_round.setdefault(p.round, []).append(p)
+    deadlines = dict(Round.objects.filter(tournament=tournament).values_list("number", "deadline"))
+    return [{"number": n, "deadline": deadlines.get(n), "pairings": by_round[n]}
+            for n in sorted(by_round, reverse=True)]
+
+
+def my_entry(*, tournament: Tournament, user: Any) -> dict[str, Any] | None:
+    """The viewer's entry and their match in play, if any."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
+    if entrant is None:
+        return None
+    current = (Pairing.objects.filter(Q(seat0=entrant) | Q(seat1=entrant),
+                                      tournament=tournament, finished=False,
+                                      match__isnull=False)
+               .values_list("match_id", flat=True).first())
+    return {"entrant": entrant, "match_id": current}
+
+
+def podium(tournament: Tournament) -> list[Standing]:
+    if tournament.status != Tournament.Status.FINISHED:
+        return []
+    return standings(tournament, limit=3)
+
+
+def audit_trail(tournament: Tournament) -> list[TournamentEvent]:
+    return list(TournamentEvent.objects.filter(tournament=tournament).select_related("actor"))
+
+
+def watch_matches(*, limit: int = 60) -> list[dict[str, Any]]:
+    """Live matches between people now: tournament matches first, then the highest
+    rated (the higher of the two players' ratings), then the newest. Ids, names and
+    scores only (each opens in the spectator view)."""
+    matches = (
+        Match.objects.filter(status=Match.Status.ACTIVE)
+        .exclude(kind__in=[Match.Kind.COMPUTER, Match.Kind.OFFLINE])
+        .annotate(
+            in_tournament=Coalesce(Max("tournament_pairing__tournament_id"), Value(0)),
+            top_rating=Coalesce(Max("seats__user__rating__rating"), Value(0.0)),
+        )
+        .order_by(F("in_tournament").desc(), F("top_rating").desc(), "-started_at")
+        .values("pk", "rated", "in_tournament", "top_rating", "started_at")[:limit]
+    )
+    matches = list(matches)
+    seats = Seat.objects.filter(match_id__in=[m["pk"] for m in matches]).values(
+        "match_id", "index", "user__username", "score")
+    by_match: dict[int, list] = {}
+    for s in sorted(seats, key=lambda s: (s["match_id"], s["index"])):
+        by_match.setdefault(s["match_id"], []).append(s)
+    names = dict(Tournament.objects.filter(pk__in={m["in_tournament"] for m in matches})
+                 .values_list("pk", "name"))
+    return [
+        {"match_id": m["pk"], "url": reverse("games:table", kwargs={"match_id": m["pk"]}),
+         "players": [s["user__username"] for s in by_match.get(m["pk"], [])],
+         "scores": [s["score"] for s in by_match.get(m["pk"], [])],
+         "rating": round(m["top_rating"]) if m["top_rating"] else None,
+         "tournament": names.get(m["in_tournament"]), "tournament_id": m["in_tournament"] or None}
+        for m in matches
+    ]
+
+
+def player_results(*, user: Any, limit: int = 20) -> list[Entrant]:
+    """A profile's finished tournaments, newest first, with the player's rank."""
+    return list(Entrant.objects.filter(user=user, tournament__status=Tournament.Status.FINISHED)
+                .select_related("tournament").order_by("-tournament__finished_at")[:limit])

@@ -1,0 +1,116 @@
+"""Pages of the tournaments app. Thin: parse, call one service or selector, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from games.services.errors import ServiceError
+
+from . import selectors, services
+from .forms import TournamentForm
+from .models import Format, Tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    """Upcoming, live and finished tournaments; the creation form for players."""
+    form = TournamentForm() if request.user.is_authenticated and not request.user.is_guest \
+        else None
+    return render(request, "tournaments/list.html",
+                  {"lists": selectors.tournament_lists(user=request.user), "form": form})
+
+
+@require_POST
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST)
+    if form.is_valid():
+        try:
+            tournament = services.tournament_create(user=request.user, **form.service_kwargs())
+        except ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            services.tournament_join(tournament=tournament, user=request.user)
+            return redirect(_url(tournament))
+    return render(request, "tournaments/list.html",
+                  {"lists": selectors.tournament_lists(user=request.user), "form": form},
+                  status=400)
+
+
+def _url(tournament: Tournament) -> str:
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    return f"{url}?invite={tournament.invite_token}" if tournament.invite_token else url
+
+
+def _visible(request: HttpRequest, tournament_id: int) -> tuple[Tournament, str | None]:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    token = request.GET.get("invite") or request.POST.get("invite") or None
+    if not selectors.can_view(tournament=tournament, user=request.user, token=token):
+        raise Http404("No such tournament.")
+    return tournament, token
+
+
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Standings (live over /ws/tournament/<id>/), the viewer's match, Swiss rounds,
+    live matches, the podium."""
+    tournament, token = _visible(request, tournament_id)
+    mine = selectors.my_entry(tournament=tournament, user=request.user)
+    invite_url = (request.build_absolute_uri(_url(tournament))
+                  if tournament.invite_token and (mine or request.user.is_staff) else None)
+    ws_path = f"/ws/tournament/{tournament.pk}/" + (f"?token={token}" if token else "")
+    return render(request, "tournaments/detail.html", {
+        "t": tournament, "token": token, "mine": mine, "invite_url": invite_url,
+        "standings": selectors.standings(tournament),
+        "rounds": selectors.rounds(tournament) if tournament.format == Format.SWISS else [],
+        "live": selectors.live_pairings(tournament),
+        "podium": selectors.podium(tournament),
+        "config": {"wsPath": ws_path, "format": tournament.format,
+                   "userName": request.user.username if request.user.is_authenticated
+                   else None},
+    })
+
+
+def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
+    tournament, token = _visible(request, tournament_id)
+    try:
+        if action is services.tournament_join:
+            action(tournament=tournament, user=request.user, token=token)
+        else:
+            action(tournament=tournament, user=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, done)
+    return redirect(_url(tournament))
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(request, tournament_id, services.tournament_join,
+                "You are in. Keep this page open: your match opens here when it is ready.")
+
+
+@require_POST
+@login_required
+def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(request, tournament_id, services.tournament_withdraw,
+                "You left the tournament.")
+
+
+@require_POST
+@login_required
+def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _act(request, tournament_id, services.tournament_pause,
+                "Paused: you will not be paired until you press Resume.")
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    """Live matches now, tournament matches and the highest rated first; each opens in
+    the spectator view of the table."""
+    return render(request, "tournaments/watch.html",
+                  {"matches": selectors.watch_matches()})
