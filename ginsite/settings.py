@@ -105,7 +105,15 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3",
-            "OPTIONS": {"timeout": 20},
+            # Writers queue (BEGIN IMMEDIATE) rather than fail: the live table, the
+            # in-process tasks and the analysis thread write from their own threads, and
+            # a deferred transaction's upgrade from reader to writer fails at once with
+            # "database is locked". WAL lets readers go on while one writes.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
             "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
         }
     }
