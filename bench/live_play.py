@@ -5,9 +5,10 @@ action over the match WebSocket through the Redis channel layer.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gin_bench_live \\
     REDIS_URL=redis://127.0.0.1:6379/3 .venv/bin/python -m bench.live_play --moves 300
 
-Prints, per kind of call, the latency percentiles and the number of SQL queries:
-``move_submit`` (a player's action, publishing included), ``bot_turn_play`` (the
-computer's action: choice, lock, write, publishing), and for the socket: the time
+Prints, per kind of call, the latency percentiles, the CPU time of the calling process
+and the number of SQL queries: ``move_submit`` (a player's action, publishing
+included), ``bot_turn_play`` (the computer's action: choice, lock, write, publishing),
+and for the socket: the time
 from sending an action to the player's own answer and to the opponent's frame. The
 database is migrated if needed; the rows created are deleted at the end. Tasks
 are not enqueued (the benchmark plays the computer's turns itself).
@@ -40,14 +41,17 @@ def percentiles(values: list[float]) -> str:
     )
 
 
-def timed(call: Callable[..., Any], **kwargs: Any) -> tuple[float, int]:
+def timed(call: Callable[..., Any], cpu: list[float], **kwargs: Any) -> tuple[float, int]:
+    """Wall-clock milliseconds and SQL statements of one call; its CPU milliseconds
+    (this process's, the database's excluded) are appended to ``cpu``."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         call(**kwargs)
         elapsed = (time.perf_counter() - start) * 1000
+        cpu.append((time.process_time() - start_cpu) * 1000)
     return elapsed, len(queries.captured_queries)
 
 
@@ -59,6 +63,8 @@ def bench_services(moves: int, users: list) -> None:
     rng = random.Random(1)
     human_ms: list[float] = []
     bot_ms: list[float] = []
+    human_cpu: list[float] = []
+    bot_cpu: list[float] = []
     human_q: set[int] = set()
     bot_q: set[int] = set()
     match = None
@@ -74,7 +80,7 @@ def bench_services(moves: int, users: list) -> None:
         version = match.version
         if seat.bot_level:
             ms, queries = timed(
-                services.bot_turn_play, match_id=match.pk, expected_version=version
+                services.bot_turn_play, bot_cpu, match_id=match.pk, expected_version=version
             )
             bot_ms.append(ms)
             bot_q.add(queries)
@@ -84,7 +90,7 @@ def bench_services(moves: int, users: list) -> None:
         knocks = [a for a in legal if a["type"] in ("knock", "big_gin")]
         action = rng.choice(knocks) if knocks else timeout_action(state)
         ms, queries = timed(
-            services.move_submit,
+            services.move_submit, human_cpu,
             match=match, user=users[0], action=action, expected_version=version,
         )
         human_ms.append(ms)
@@ -92,6 +98,9 @@ def bench_services(moves: int, users: list) -> None:
     print("services (PostgreSQL, broadcast to the Redis layer included)")
     print(f"  move_submit    {percentiles(human_ms)}  queries {sorted(human_q)}")
     print(f"  bot_turn_play  {percentiles(bot_ms)}  queries {sorted(bot_q)}")
+    print("  CPU of this process (the Python side of the call: ORM, engine, messages, publish)")
+    print(f"  move_submit    {percentiles(human_cpu)}")
+    print(f"  bot_turn_play  {percentiles(bot_cpu)}")
 
 
 async def bench_socket(moves: int, users: list) -> None:

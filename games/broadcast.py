@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
@@ -76,8 +76,14 @@ def send_presence(match_id: int) -> None:
 
 
 def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, event)`` in order, in one trip to the event loop: a
-    move's three messages cost one hop from the database thread, not three."""
+    """Send each ``(group, event)`` in order, in one trip to an event loop: a move's
+    three messages cost one hop from the database thread, not three.
+
+    In an ASGI process whose sockets have connected, the trip is to the server's
+    loop. Anywhere else (a Celery worker playing the computer or expiring a clock,
+    beat, a shell) it is to this process's publishing loop, which lives as long as
+    the process and so keeps its Redis connections: ``async_to_sync`` would start a
+    thread, a loop and a new Redis connection for every move."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -86,10 +92,30 @@ def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
         for group, event in sends:
             await layer.group_send(group, event)
 
-    if isinstance(layer, InMemoryChannelLayer):
-        loop = _server_loop
-        if loop is None or not loop.is_running():
+    loop = _server_loop if _server_loop is not None and _server_loop.is_running() else None
+    if loop is None:
+        if isinstance(layer, InMemoryChannelLayer):
             return  # no socket has connected to this process: nobody to tell
-        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
-        return
-    async_to_sync(send_all)()
+        loop = _publishing_loop()
+    asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=PUBLISH_TIMEOUT)
+
+
+PUBLISH_TIMEOUT = 5.0
+_publisher: asyncio.AbstractEventLoop | None = None
+_publisher_lock = threading.Lock()
+
+
+def _publishing_loop() -> asyncio.AbstractEventLoop:
+    """The process's event loop for publishing from threads, started on first use."""
+    global _publisher
+    with _publisher_lock:
+        if _publisher is None or not _publisher.is_running():
+            loop = asyncio.new_event_loop()
+            started = threading.Event()
+            loop.call_soon(started.set)
+            threading.Thread(
+                target=loop.run_forever, name="channel-publisher", daemon=True
+            ).start()
+            started.wait(timeout=PUBLISH_TIMEOUT)
+            _publisher = loop
+        return _publisher

@@ -4,8 +4,10 @@ own Redis database.
 pytest-xdist runs the suite in several worker processes (``-n`` in pyproject.toml).
 pytest-django gives each its own test database (``test_ginsite_gw0``, ...); this
 module does the same for Redis, so one worker's channel layer, cache and Celery
-queue never meet another's: worker ``gwN`` uses database ``(base + N) % 16`` of
-``REDIS_URL``. It rewrites the environment variable itself, before the site's
+queue never meet another's: worker ``gwN`` uses database ``base + N`` of
+``REDIS_URL`` (with ``-n 3`` and the default ``/0``: databases 0, 1 and 2). A base too
+high for that stops the run with a clear error instead of sharing a database with
+another run. It rewrites the environment variable itself, before the site's
 settings read it, so the daphne and Celery processes the tests start (tests/workers.py)
 inherit the same database.
 """
@@ -20,8 +22,13 @@ def redis_url_for_worker(url: str, worker: str) -> str:
     """``url`` moved to the Redis database of xdist worker ``worker`` ("gw3")."""
     parts = urlsplit(url)
     base = int(parts.path.strip("/") or 0)
-    offset = int(worker.removeprefix("gw"))
-    return urlunsplit(parts._replace(path=f"/{(base + offset) % REDIS_DATABASES}"))
+    database = base + int(worker.removeprefix("gw"))
+    if database >= REDIS_DATABASES:
+        raise RuntimeError(
+            f"REDIS_URL database {base} leaves no database for test worker {worker} "
+            f"(Redis has {REDIS_DATABASES}): use a lower database, or fewer workers (-n)."
+        )
+    return urlunsplit(parts._replace(path=f"/{database}"))
 
 
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from django.db import connection, models
+from django.contrib.auth import get_user_model
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from games.models import Hand, Match, Seat
+
+User = get_user_model()
 
 
 @dataclass
@@ -37,28 +41,113 @@ class Locked:
 
 def lock_match(match_id: int) -> Locked | None:
     """Lock the match row and its current hand (one statement), and load the seats
-    with their users (one more); None if the match is gone."""
-    hand = (
-        Hand.objects.select_related("match")
-        .select_for_update(of=("self", "match"))
-        .filter(match_id=match_id)
-        .order_by("-number")
-        .first()
-    )
-    if hand is None:
+    with their users (one more); None if the match is gone.
+
+    Both statements are plain SQL written once per process (``_LockQueries``): on the
+    path of every move, compiling the equivalent querysets cost more CPU than
+    everything else the service does."""
+    queries = _lock_queries()
+    with connection.cursor() as cursor:
+        cursor.execute(queries.hand_and_match, [match_id])
+        row = cursor.fetchone()
+    if row is None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             return None
+        hand = None
     else:
-        match = hand.match
+        hand, match = _models(row, (Hand, Match))
+        hand.match = match
         if hand.result is not None and len(match.finished_hands) >= hand.number and (
             match.status == Match.Status.ACTIVE
         ):
             # We waited for the lock while another transaction ended this hand and
             # dealt the next: the row we joined was read before it committed.
             hand = Hand.objects.filter(match_id=match_id).order_by("-number").first()
-    seats = list(Seat.objects.filter(match_id=match_id).select_related("user").order_by("index"))
+    with connection.cursor() as cursor:
+        cursor.execute(queries.seats_and_users, [match_id])
+        rows = cursor.fetchall()
+    seats = []
+    for row in rows:
+        seat, user = _models(row, (Seat, User))
+        seat.user = user if seat.user_id is not None else None
+        seats.append(seat)
     return Locked(match=match, seats=seats, hand=hand)
+
+
+@dataclass(frozen=True)
+class _LockQueries:
+    hand_and_match: str
+    seats_and_users: str
+
+
+_lock_queries_by_vendor: dict[str, _LockQueries] = {}
+
+
+def _columns(model: type[models.Model], alias: str) -> str:
+    quote = connection.ops.quote_name
+    return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
+
+
+def _lock_queries() -> _LockQueries:
+    """The two statements of ``lock_match`` for this database (built once)."""
+    found = _lock_queries_by_vendor.get(connection.vendor)
+    if found is None:
+        quote = connection.ops.quote_name
+        hand, match, seat, user = (quote(m._meta.db_table) for m in (Hand, Match, Seat, User))
+        lock = " FOR UPDATE OF h, m" if connection.features.has_select_for_update_of else ""
+        found = _LockQueries(
+            hand_and_match=(
+                f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')} FROM {hand} h"
+                f" JOIN {match} m ON m.{quote('id')} = h.{quote('match_id')}"
+                f" WHERE h.{quote('match_id')} = %s ORDER BY h.{quote('number')} DESC"
+                f" LIMIT 1{lock}"
+            ),
+            seats_and_users=(
+                f"SELECT {_columns(Seat, 's')}, {_columns(User, 'u')} FROM {seat} s"
+                f" LEFT JOIN {user} u ON u.{quote('id')} = s.{quote('user_id')}"
+                f" WHERE s.{quote('match_id')} = %s ORDER BY s.{quote('index')}"
+            ),
+        )
+        _lock_queries_by_vendor[connection.vendor] = found
+    return found
+
+
+# Per database connection and model: the fields' attribute names and, for each field
+# that needs one, its converters (JSON, dates, booleans), as the ORM applies them.
+_converters_by_connection: WeakKeyDictionary[Any, dict[type, Any]] = WeakKeyDictionary()
+
+
+def _conversions(conn: Any, kind: type[models.Model]) -> tuple[list[str], list[Any]]:
+    by_kind = _converters_by_connection.setdefault(conn, {})
+    found = by_kind.get(kind)
+    if found is None:
+        fields = kind._meta.concrete_fields
+        steps = []
+        for i, f in enumerate(fields):
+            col = f.get_col(kind._meta.db_table)
+            converters = [*conn.ops.get_db_converters(col), *col.get_db_converters(conn)]
+            if converters:
+                steps.append((i, col, converters))
+        found = by_kind[kind] = ([f.attname for f in fields], steps)
+    return found
+
+
+def _models(row: tuple[Any, ...], kinds: tuple[type[models.Model], ...]) -> list[Any]:
+    """The model instances of ``row``, whose columns are each kind's concrete fields
+    in order, converted as the ORM converts them."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    found = []
+    start = 0
+    for kind in kinds:
+        attnames, steps = _conversions(conn, kind)
+        values = list(row[start:start + len(attnames)])
+        start += len(attnames)
+        for i, col, converters in steps:
+            for convert in converters:
+                values[i] = convert(values[i], col, conn)
+        found.append(kind.from_db(conn.alias, attnames, values))
+    return found
 
 
 @dataclass
