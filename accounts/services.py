@@ -20,6 +20,7 @@ from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
 from games.models import Match
 from games.services import ServiceError, match_forfeit, quickmatch_cancel
+from ginsite.errors import AppError
 
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
@@ -48,9 +49,11 @@ MODERATOR_PERMISSIONS = [
 ]
 
 
-class AccountError(Exception):
+class AccountError(AppError):
     """A refused account or moderation request, with a sentence for people; nothing
     changed."""
+
+    code = "account_refused"
 
 
 def moderators_group_ensure() -> Group:

@@ -25,9 +25,10 @@ from django.conf import settings
 
 from games import broadcast, selectors, services
 from games.chat.sockets import ChatSocketMixin
+from games.errors import StaleVersionError
 from games.models import Match
-from games.services.errors import ServiceError, StaleVersionError
 from games.services.presence import RENEW_SECONDS
+from ginsite.errors import AppError, error_frame
 
 logger = logging.getLogger(__name__)
 
@@ -230,10 +231,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         version, the current state)."""
         error, message = await db(self._call_sync)(service)
         if error is not None:
-            await self._send(
-                {"type": "error", "version": message["version"], "code": error.code,
-                 "message": error.message}
-            )
+            await self._send(error_frame(error, version=message["version"]))
             if isinstance(error, StaleVersionError):
                 await self._send_message(message, force=True)
             return
@@ -242,10 +240,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     def _call_sync(
         self, service: Callable[[Match], Any]
-    ) -> tuple[ServiceError | None, dict[str, Any] | None]:
+    ) -> tuple[AppError | None, dict[str, Any] | None]:
         try:
             result = service(Match(pk=self.match_id))
-        except ServiceError as refused:
+        except AppError as refused:
             state = selectors.match_state_message(match=Match(pk=self.match_id), user=self.user)
             return refused, state
         return None, result.message if isinstance(result, services.MoveResult) else None
@@ -274,7 +272,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self._send(message)
 
     async def _send_error(self, code: str, text: str) -> None:
-        await self._send({"type": "error", "version": self.version, "code": code, "message": text})
+        await self._send(error_frame(AppError(text, code=code), version=self.version))
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))

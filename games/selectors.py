@@ -15,8 +15,8 @@ from django.utils import timezone
 
 from games import messages
 from games.engine import HandState, MatchState, RuleSet
+from games.errors import HandNotOverError
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
-from games.services.errors import HandNotOverError
 
 Audience = int | None  # a seat index, or None for spectators
 

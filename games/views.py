@@ -17,12 +17,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.analysis import selectors as analysis_selectors
-from games.analysis.services import hint_allowed
+from games.analysis.selectors import hint_allowed
+from games.errors import ServiceError
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
-from games.services.errors import ServiceError
 
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESULT_LABELS = {

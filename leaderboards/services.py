@@ -17,20 +17,21 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
+from ginsite.errors import AppError
 from leaderboards import glicko2
 from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import Period, PeriodKind, period_containing
+from leaderboards.selectors import COMPUTER_BOARD_LEVELS
 
 #: A period is finalised this long after it ends, so a match whose transaction set
 #: ``finished_at`` just before midnight and committed just after still counts.
 FINALISE_GRACE = timedelta(minutes=2)
-#: The computer levels that have a board (win rate against them); easy and medium have
-#: none: nearly every regular wins there (templates/leaderboards/computer.html says so).
-COMPUTER_BOARD_LEVELS = ("hard", "expert")
 
 
-class BoardError(Exception):
+class BoardError(AppError):
     """A board cannot be computed as asked (future period, final board)."""
+
+    code = "board_refused"
 
 
 def _tables() -> dict[str, str]:

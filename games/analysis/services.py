@@ -22,8 +22,7 @@ from django.utils import timezone
 from games.bots import choose_action
 from games.bots.analysis import LABELS, Setting, analyse_hand
 from games.engine import HandState, RuleSet
-from games.models import Hand, Match, Move, Seat
-from games.services.errors import (
+from games.errors import (
     MatchNotStartedError,
     MatchOverError,
     NotAPlayerError,
@@ -31,8 +30,10 @@ from games.services.errors import (
     ServiceError,
     StaleVersionError,
 )
+from games.models import Hand, Match, Move, Seat
 
 from .models import HandAnalysis, Hint
+from .selectors import hint_allowed
 
 logger = logging.getLogger(__name__)
 
@@ -136,18 +137,6 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
     for hand_id in ids:
         hand_finished(hand_id)
     return len(ids)
-
-
-def hint_allowed(match: Match) -> bool:
-    """Hints exist only in unrated matches against the computer (never in rated,
-    quick, friend or tournament matches)."""
-    return match.kind == Match.Kind.COMPUTER and not match.rated and not _in_tournament(match)
-
-
-def _in_tournament(match: Match) -> bool:
-    # Tournaments are a planned kind of match; a match that belongs to one (by a
-    # field or a kind of that name) never gets hints.
-    return match.kind == "tournament" or getattr(match, "tournament_id", None) is not None
 
 
 def hint_request(*, match_id: int, user: Any, version: int | None = None) -> dict[str, Any]:

@@ -17,15 +17,13 @@ from django.views.decorators.http import require_GET
 
 from games.api.auth import api_endpoint
 from games.models import Hand, Match
-from games.services.errors import ServiceError
+from ginsite.errors import AppError, error_response
 
 from . import selectors, services
 
-HINT_STATUS = {"not_a_player": 403, "hint_not_allowed": 403}
-
 
 def _refusal(code: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"code": code, "message": message}, status=status)
+    return error_response(AppError(message, code=code, status=status))
 
 
 @api_endpoint("GET", token="optional")
@@ -81,6 +79,6 @@ async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
             return _refusal("malformed_request", 'Send {"version": <number>} or nothing.', 400)
     try:
         reply = await sync_to_async(_hint, thread_sensitive=False)(match_id, user, version)
-    except ServiceError as error:
-        return _refusal(error.code, error.message, HINT_STATUS.get(error.code, 409))
+    except AppError as error:
+        return error_response(error)
     return JsonResponse(reply)

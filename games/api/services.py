@@ -11,11 +11,12 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from games import errors as game_errors
 from games.chat.selectors import blocked_between
 from games.engine import TARGET_SCORES, RuleSet
 from games.models import Match, Seat
-from games.services import errors as game_errors
 from games.services.matches import BOT_LEVELS, create_started_match, match_create_computer
+from ginsite.errors import AppError
 
 from . import events
 from .models import Challenge
@@ -34,17 +35,16 @@ def open_challenges() -> Any:
     )
 
 
-class ApiError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+class ApiError(AppError):
+    """A refused bot-API request (its status from ginsite/errors.py's table)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message, code=code)
 
 
 def _require_player(user: Any) -> None:
     if user.is_guest:
-        raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.", 403)
+        raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.")
 
 
 def bot_account_upgrade(*, user: Any) -> Any:
@@ -56,12 +56,11 @@ def bot_account_upgrade(*, user: Any) -> Any:
 
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.is_bot:
-            raise ApiError("already_bot", "This account is already a BOT account.", 409)
+            raise ApiError("already_bot", "This account is already a BOT account.")
         if Seat.objects.filter(user=locked, match__rated=True).exists():
             raise ApiError(
                 "has_rated_matches",
                 "This account has played rated matches: create a new account for the bot.",
-                409,
             )
         locked.is_bot = True
         locked.save(update_fields=["is_bot"])
@@ -97,7 +96,7 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
     if not isinstance(rated, bool):
         raise ApiError("invalid_settings", "rated must be true or false.")
     if dest is None or not dest.is_active or dest.is_guest:
-        raise ApiError("no_such_player", "There is no such player.", 404)
+        raise ApiError("no_such_player", "There is no such player.")
     if dest.pk == user.pk:
         raise ApiError("challenge_self", "You cannot challenge yourself.")
     if rated and user.is_bot != dest.is_bot:
@@ -105,9 +104,9 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
             "invalid_settings", "A BOT plays rated matches against other BOT accounts only."
         )
     if blocked_between(user, dest):
-        raise ApiError("blocked", "You cannot challenge this player.", 403)
+        raise ApiError("blocked", "You cannot challenge this player.")
     if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
-        raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.", 429)
+        raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.")
     with transaction.atomic():
         challenge = Challenge.objects.create(
             challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
@@ -126,13 +125,13 @@ def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
         .first()
     )
     if challenge is None or user.pk not in (challenge.challenger_id, challenge.dest_id):
-        raise ApiError("not_found", "There is no such challenge.", 404)
+        raise ApiError("not_found", "There is no such challenge.")
     if getattr(challenge, f"{side}_id") != user.pk:
-        raise ApiError("not_allowed", f"Only the {side} can do that.", 403)
+        raise ApiError("not_allowed", f"Only the {side} can do that.")
     if challenge.status != Challenge.Status.CREATED:
-        raise ApiError("challenge_closed", f"This challenge is {challenge.status}.", 409)
+        raise ApiError("challenge_closed", f"This challenge is {challenge.status}.")
     if challenge.created_at < timezone.now() - CHALLENGE_EXPIRY:
-        raise ApiError("challenge_closed", "This challenge has expired.", 409)
+        raise ApiError("challenge_closed", "This challenge has expired.")
     return challenge
 
 
@@ -142,7 +141,7 @@ def challenge_accept(*, user: Any, challenge_id: int) -> Match:
         challenge = _open_challenge(challenge_id, user=user, side="dest")
         challenger = challenge.challenger
         if not challenger.is_active:
-            raise ApiError("challenge_closed", "The challenger's account is closed.", 409)
+            raise ApiError("challenge_closed", "The challenger's account is closed.")
         players = [challenger, challenge.dest]
         if secrets.randbelow(2):
             players.reverse()

@@ -15,6 +15,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from ginsite.errors import AppError
+
 from .models import ApiToken
 
 PREFIX = "gin_"
@@ -23,13 +25,11 @@ MAX_TOKENS = 20  # live tokens per account
 LAST_USED_PRECISION = timedelta(seconds=60)
 
 
-class TokenError(Exception):
+class TokenError(AppError):
     """A refused token request: ``code`` for programs, ``message`` for people."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
 
 
 def token_hash(raw: str) -> str:

@@ -29,10 +29,10 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
-from games.chat.services import ChatError, chat_post
+from games.chat.services import chat_post
 from games.models import Match, Seat
 from games.ratelimits import hit
-from games.services.errors import ServiceError
+from ginsite.errors import AppError
 
 from . import export, services, streams, tokens
 from .auth import api_endpoint, error_response
@@ -40,21 +40,11 @@ from .models import Challenge
 
 MAX_BODY_BYTES = 4096
 MAX_EXPORTS = 300
-# Status of each refusal code of the games services on the API.
-SERVICE_STATUS = {
-    "malformed_action": 400, "illegal_action": 400, "invalid_settings": 400,
-    "not_a_player": 403, "guest_not_allowed": 403, "bot_not_allowed": 403,
-    "stale_version": 409, "not_your_turn": 409, "match_over": 409,
-    "match_not_started": 409, "match_not_over": 409,
-}
-CHAT_STATUS = {"muted": 403, "chat_not_allowed": 403, "not_a_player": 403,
-               "rate_limited": 429}
 
 
-def refused(error: ServiceError | services.ApiError) -> JsonResponse:
-    if isinstance(error, services.ApiError):
-        return error_response(error.status, error.code, error.message)
-    return error_response(SERVICE_STATUS.get(error.code, 400), error.code, error.message)
+def refused(error: AppError) -> JsonResponse:
+    """A refusal of a service, with its status from ginsite/errors.py."""
+    return error_response(error.status, error.code, error.message)
 
 
 def read_body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
@@ -184,7 +174,7 @@ def _with_body(request: HttpRequest, call: Any) -> JsonResponse:
         return body
     try:
         return call(body)
-    except (services.ApiError, ServiceError) as error:
+    except AppError as error:
         return refused(error)
 
 
@@ -305,7 +295,7 @@ def match_action(request: HttpRequest, match_id: int) -> JsonResponse:
             match=Match(pk=match_id), user=request.api_user, action=action,
             expected_version=version,
         )
-    except ServiceError as error:
+    except AppError as error:
         return refused(error)
     return JsonResponse({"version": match.version})
 
@@ -320,7 +310,7 @@ def match_resign(request: HttpRequest, match_id: int) -> JsonResponse:
         return body
     try:
         match = game_services.match_resign(match=Match(pk=match_id), user=request.api_user)
-    except ServiceError as error:
+    except AppError as error:
         return refused(error)
     return JsonResponse({"ok": True, "version": match.version})
 
@@ -335,8 +325,8 @@ def match_chat(request: HttpRequest, match_id: int) -> JsonResponse:
         return body
     try:
         message = chat_post(user=request.api_user, text=body.get("text"), match_id=match_id)
-    except ChatError as error:
-        return error_response(CHAT_STATUS.get(error.code, 400), error.code, error.message)
+    except AppError as error:
+        return refused(error)
     return JsonResponse({"ok": True, "id": message.pk})
 
 

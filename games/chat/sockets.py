@@ -12,6 +12,8 @@ import json
 
 from channels.db import database_sync_to_async
 
+from ginsite.errors import AppError, error_frame
+
 from . import broadcast, selectors, services
 
 # Close code sent when the account is banned or deleted (application range 4000-4999).
@@ -75,12 +77,8 @@ class ChatSocketMixin:
             await database_sync_to_async(services.chat_post)(
                 user=self.chat_user, text=content.get("text"), match_id=self.chat_match_id
             )
-        except services.ChatError as error:
-            await self.chat_send(
-                self._chat_versioned(
-                    {"type": "error", "code": error.code, "message": error.message}
-                )
-            )
+        except AppError as error:
+            await self.chat_send(self._chat_versioned(error_frame(error)))
 
     # --- group events (see games/chat/broadcast.py) ---------------------------------
 

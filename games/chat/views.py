@@ -11,6 +11,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from ginsite.errors import AppError, error_body
 
 from .models import ChatMessage
 from .selectors import chat_can_read, player_by_username
@@ -38,9 +39,8 @@ def _reply(request: HttpRequest, status: int, body: dict) -> HttpResponse:
     return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
 
 
-def _error(request: HttpRequest, error: ChatError) -> HttpResponse:
-    status = 404 if error.code in {"no_such_message", "no_such_player"} else 400
-    return _reply(request, status, {"ok": False, "code": error.code, "message": error.message})
+def _error(request: HttpRequest, error: AppError) -> HttpResponse:
+    return _reply(request, error.status, {"ok": False, **error_body(error)})
 
 
 def _target(request: HttpRequest, data: dict) -> User:

@@ -19,9 +19,8 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 
+from games.errors import RatedPlayBannedError
 from games.models import Match, RatedPlayBan, Seat
-
-from .errors import RatedPlayBannedError
 
 ABANDONS_BEFORE_BAN = 3
 ABANDON_WINDOW = timedelta(hours=24)

@@ -18,10 +18,7 @@ from django.utils import timezone
 
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
-from games.models import Match, Seat
-
-from . import fairplay, play
-from .errors import (
+from games.errors import (
     BotNotAllowedError,
     GuestNotAllowedError,
     InvalidSettingsError,
@@ -32,6 +29,9 @@ from .errors import (
     MatchOverError,
     NotAPlayerError,
 )
+from games.models import Match, Seat
+
+from . import fairplay, play
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
 #: An invitation nobody accepted closes this long after it was created.

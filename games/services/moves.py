@@ -25,16 +25,16 @@ from games.engine import (
     abandoned_by_timeouts,
     timeout_action,
 )
-from games.models import Match, Seat
-
-from . import play, presence
-from .errors import (
+from games.errors import (
     IllegalActionError,
     MalformedActionError,
     MatchOverError,
     NotYourTurnError,
     StaleVersionError,
 )
+from games.models import Match, Seat
+
+from . import play, presence
 
 logger = logging.getLogger(__name__)
 

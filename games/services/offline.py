@@ -24,9 +24,9 @@ from django.utils import timezone
 
 from games import messages
 from games.engine import ActionError, MatchState
+from games.errors import InvalidSettingsError, OfflineMatchRefusedError
 from games.models import Hand, Match, Move, Seat
 
-from .errors import InvalidSettingsError, OfflineMatchRefusedError
 from .matches import rules_for
 
 OFFLINE_LEVELS = ("easy", "medium")

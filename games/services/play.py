@@ -34,11 +34,11 @@ from games.engine import (
     RuleSet,
     disconnect_limit_seconds,
 )
+from games.errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from games.models import Hand, Match, Move, Seat
 from leaderboards import hooks
 
 from . import fairplay, scheduling
-from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from .store import Locked, Writes, lock_match
 
 move_logger = logging.getLogger("games.moves")

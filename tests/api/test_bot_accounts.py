@@ -19,8 +19,8 @@ from games.api import services as api_services
 from games.chat.selectors import message_to_dict
 from games.chat.services import chat_post
 from games.engine.verify import verify_export
+from games.errors import BotNotAllowedError
 from games.models import Match
-from games.services.errors import BotNotAllowedError
 from leaderboards.models import BoardEntry
 from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.services import board_recompute, rating_apply_match
