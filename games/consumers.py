@@ -80,7 +80,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.tokens = float(self.rate_burst)
         self.refilled_at = time.monotonic()
-        match = await db(Match.objects.filter(pk=self.match_id).first)()
+        match = await db(selectors.match_get)(match_id=self.match_id)
         await self.accept()
         if match is None:
             await self._send_error("not_found", "There is no such match.")
@@ -139,7 +139,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                     await self._send_state(force=False)
 
     def _current_version(self) -> int:
-        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first() or 0
+        return selectors.match_version(match_id=self.match_id)[0]
 
     async def _stop_presence_renewal(self) -> None:
         # A renewal already running in its database thread finishes first: one that

@@ -21,6 +21,43 @@ from games.models import Hand, Match, Move, QuickMatchEntry, Seat
 Audience = int | None  # a seat index, or None for spectators
 
 
+def match_get(*, match_id: int) -> Match | None:
+    """The match of that id, or None."""
+    return Match.objects.filter(pk=match_id).first()
+
+
+def match_by_invite(*, token: str) -> Match | None:
+    """The match an invitation link names, or None."""
+    return Match.objects.filter(invite_token=token).first()
+
+
+def match_version(*, match_id: int) -> tuple[int, str]:
+    """The match's ``(version, status)`` now (``(0, "")`` if it is gone)."""
+    return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
+
+
+def hand_get(*, match: Match, number: int, finished: bool = False) -> Hand | None:
+    """Hand ``number`` of ``match`` (with ``finished``, only once it has a result)."""
+    hands = Hand.objects.filter(match=match, number=number)
+    return (hands.filter(result__isnull=False) if finished else hands).first()
+
+
+def active_match_ids(*, user: Any) -> list[int]:
+    """The matches ``user`` plays now, oldest start first."""
+    return list(
+        Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE)
+        .order_by("started_at").values_list("pk", flat=True).distinct()
+    )
+
+
+def finished_match_ids(*, user: Any, since: Any = None, most: int) -> list[int]:
+    """The newest ``most`` finished matches of ``user`` (created at or after ``since``)."""
+    matches = Match.objects.filter(seats__user=user, status=Match.Status.FINISHED).distinct()
+    if since is not None:
+        matches = matches.filter(created_at__gte=since)
+    return list(matches.order_by("-created_at", "-pk").values_list("pk", flat=True)[:most])
+
+
 def seat_for_user(*, match: Match, user: Any) -> int | None:
     """The seat index ``user`` holds in ``match``, or None."""
     if user is None or not getattr(user, "is_authenticated", False):

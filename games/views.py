@@ -4,13 +4,13 @@ renders; the live game itself runs over the WebSocket (games/consumers.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -24,6 +24,7 @@ from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
 
+T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESULT_LABELS = {
     "knock": "Knock",
@@ -99,13 +100,20 @@ def home(request: HttpRequest) -> HttpResponse:
     return _render_home(request, _lobby_forms())
 
 
+def _found(row: T | None) -> T:
+    """The row a page shows, or a 404."""
+    if row is None:
+        raise Http404("Not found.")
+    return row
+
+
 def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
     messages.error(request, error.message)
     return redirect("games:home")
 
 
 @require_POST
-@limit_guest_creation
+@limit_guest_creation(page=home)
 def play_guest(request: HttpRequest) -> HttpResponse:
     """Play without registering: a guest account is created and signed in."""
     if not request.user.is_authenticated:
@@ -118,7 +126,7 @@ def play_guest(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@limit_match_creation(may_create_guest=True)
+@limit_match_creation(page=home, may_create_guest=True)
 def play_computer(request: HttpRequest) -> HttpResponse:
     """Start a match against the computer; an anonymous visitor plays as a guest."""
     forms = _lobby_forms(request.POST, "computer")
@@ -149,7 +157,7 @@ def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:
 
 
 @require_POST
-@limit_match_creation()
+@limit_match_creation(page=home)
 def play_friend(request: HttpRequest) -> HttpResponse:
     """Create a match waiting for a friend; its page shows the invite link."""
     refused = _registered_or_redirect(request)
@@ -169,7 +177,7 @@ def play_friend(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@limit_match_creation()
+@limit_match_creation(page=home)
 def play_quick(request: HttpRequest) -> HttpResponse:
     """Join the quick-match queue: paired at once, or wait on the lobby page."""
     refused = _registered_or_redirect(request)
@@ -213,7 +221,7 @@ def quick_status(request: HttpRequest) -> JsonResponse:
 @login_required
 def join(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: GET shows who invites and the rules; POST takes the seat."""
-    match = Match.objects.filter(invite_token=token).first()
+    match = selectors.match_by_invite(token=token)
     if match is None:
         raise Http404("This invitation does not exist.")
     if request.method == "POST":
@@ -246,7 +254,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table page; the game state itself arrives over the WebSocket."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _found(selectors.match_get(match_id=match_id))
     you = selectors.seat_for_user(match=match, user=request.user)
     if match.status == Match.Status.CANCELLED:
         return render(request, "games/invite_closed.html", {"match": match, "you": you})
@@ -285,7 +293,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def cancel_invite(request: HttpRequest, match_id: int) -> HttpResponse:
     """The host withdraws a friend invitation nobody has accepted yet."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _found(selectors.match_get(match_id=match_id))
     try:
         services.match_cancel_invite(match=match, user=request.user)
     except ServiceError as error:
@@ -305,7 +313,7 @@ def _visible_match(request: HttpRequest, match_id: int) -> Match:
     """A match whose record may be read. Anyone may watch a match, so anyone may read
     its finished hands (a spectator saw each showdown); a hand still in play is never
     in the record (``selectors.hand_replay`` refuses it)."""
-    return get_object_or_404(Match, pk=match_id)
+    return _found(selectors.match_get(match_id=match_id))
 
 
 def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -331,7 +339,7 @@ def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _replay_steps(request: HttpRequest, match_id: int, number: int) -> tuple[Match, Hand, list]:
     match = _visible_match(request, match_id)
-    hand = get_object_or_404(Hand, match=match, number=number)
+    hand = _found(selectors.hand_get(match=match, number=number))
     try:
         steps = selectors.hand_replay(hand=hand)
     except ServiceError as error:

@@ -87,10 +87,7 @@ class Subscription:
 
 
 def _opening_events(user: Any) -> list[dict[str, Any]]:
-    matches = (
-        Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE)
-        .order_by("started_at").values_list("pk", flat=True).distinct()
-    )
+    matches = selectors.active_match_ids(user=user)
     challenges = (
         open_challenges().filter(dest=user).select_related("challenger").order_by("created_at")
     )
@@ -140,7 +137,7 @@ def _over(message: dict[str, Any]) -> bool:
 
 
 def _status(match_id: int) -> tuple[int, str]:
-    return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
+    return selectors.match_version(match_id=match_id)
 
 
 async def match_stream(user: Any, match_id: int, seat: int) -> AsyncIterator[bytes]:

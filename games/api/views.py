@@ -15,7 +15,6 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,11 +29,12 @@ from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
 from games.chat.services import chat_post
-from games.models import Match, Seat
+from games.models import Match
 from games.ratelimits import hit
 from ginsite.errors import AppError
 
 from . import export, services, streams, tokens
+from . import selectors as api_selectors
 from .auth import api_endpoint, error_response
 from .models import Challenge
 
@@ -78,7 +78,7 @@ def _is_int(value: Any) -> bool:
 
 
 def export_response(match_id: int) -> JsonResponse:
-    match = Match.objects.filter(pk=match_id).first()
+    match = selectors.match_get(match_id=match_id)
     if match is None:
         return error_response(404, "not_found", "There is no such match.")
     if match.status == Match.Status.WAITING:
@@ -106,15 +106,6 @@ def _since(text: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _finished_match_ids(user: Any, since: datetime | None, most: int) -> list[int]:
-    matches = Match.objects.filter(
-        Q(seats__user=user), status=Match.Status.FINISHED
-    ).distinct()
-    if since is not None:
-        matches = matches.filter(created_at__gte=since)
-    return list(matches.order_by("-created_at", "-pk").values_list("pk", flat=True)[:most])
-
-
 async def _exports(ids: list[int]) -> Any:
     for match_id in ids:
         document = await streams.db(export.match_export)(match=Match(pk=match_id))
@@ -135,7 +126,7 @@ async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
                               "max is a whole number; since is milliseconds or ISO 8601.")
     if not 1 <= most <= MAX_EXPORTS:
         return error_response(400, "bad_request", f"max must be between 1 and {MAX_EXPORTS}.")
-    ids = await sync_to_async(_finished_match_ids)(user, since, most)
+    ids = await sync_to_async(selectors.finished_match_ids)(user=user, since=since, most=most)
     return ndjson(_exports(ids))
 
 
@@ -250,12 +241,13 @@ def _bot_seat(request: HttpRequest, match_id: int) -> int | JsonResponse:
             403, "not_a_bot",
             "Only BOT accounts play through the bot API: POST /api/bot/account/upgrade.",
         )
-    if not Match.objects.filter(pk=match_id).exists():
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
         return error_response(404, "not_found", "There is no such match.")
-    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("index", flat=True)
-    if not seat:
+    seat = selectors.seat_for_user(match=match, user=user)
+    if seat is None:
         return error_response(403, "not_a_player", "You do not play in this match.")
-    return seat[0]
+    return seat
 
 
 @api_endpoint("GET")
@@ -386,9 +378,7 @@ def profile_challenge(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _own_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.select_related("dest", "challenger").filter(
-        pk=challenge_id
-    ).first()
+    challenge = api_selectors.challenge_get(challenge_id=challenge_id)
     if challenge is None or request.user.pk not in (challenge.challenger_id, challenge.dest_id):
         raise Http404("No such challenge.")
     return challenge

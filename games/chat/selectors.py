@@ -59,6 +59,11 @@ def chat_can_read(*, user: User, match_id: int | None) -> bool:
     return settings.CHAT_SPECTATORS_CAN_READ or seat_of(user=user, match_id=match_id) is not None
 
 
+def message_get(*, message_id: int) -> ChatMessage | None:
+    """The chat message of that id, with its author, or None."""
+    return ChatMessage.objects.filter(pk=message_id).select_related("author").first()
+
+
 def message_to_dict(message: ChatMessage) -> dict:
     """The wire form: ``{id, author, seat, text, created_at}`` (text is plain text)."""
     return {

@@ -13,8 +13,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from ginsite.errors import AppError, error_body
 
-from .models import ChatMessage
-from .selectors import chat_can_read, player_by_username
+from .selectors import chat_can_read, message_get, player_by_username
 from .services import ChatError, chat_report, user_block, user_unblock
 
 
@@ -50,7 +49,7 @@ def _target(request: HttpRequest, data: dict) -> User:
             message_id = int(data["message"])
         except (TypeError, ValueError):
             raise ChatError("no_such_message", "That message does not exist.") from None
-        message = ChatMessage.objects.filter(pk=message_id).select_related("author").first()
+        message = message_get(message_id=message_id)
         if message is None or not chat_can_read(user=request.user, match_id=message.match_id):
             raise ChatError("no_such_message", "That message does not exist.")
         return message.author
