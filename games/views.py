@@ -20,6 +20,7 @@ from games.analysis import selectors as analysis_selectors
 from games.analysis.selectors import hint_allowed
 from games.errors import ServiceError
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
+from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
@@ -58,10 +59,8 @@ def _match_rows(user: Any) -> dict[str, list[dict[str, Any]]]:
         other = next((s for s in seats if s is not mine), None)
         if other is None:
             opponent = "waiting for an opponent"
-        elif other.bot_level:
-            opponent = f"Computer ({other.bot_level})"
         else:
-            opponent = other.user.display_name if other.user else "deleted player"
+            opponent = seat_name(other)
         row = {
             "match": match,
             "opponent": opponent,
@@ -242,7 +241,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "games/join.html",
         {
             "match": match,
-            "host": host.user.display_name if host and host.user else "a player",
+            "host": seat_name(host) if host else "a player",
             "summary": rules_summary(match.rules, match.variant),
             "taken": match.status in (Match.Status.ACTIVE, Match.Status.FINISHED),
             "closed": services.matches.invite_closed_sentence(match) if closed else "",

@@ -26,7 +26,7 @@ from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.services import board_recompute, rating_apply_match
 from tests.api.drivers import Script, play_match
 from tests.api.world import make_token
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
 

@@ -118,9 +118,7 @@ const opp = () => (isPlayer() ? 1 - you() : 1);
 const seatInfo = (seat) => ui.msg?.match?.seats?.find((s) => s.seat === seat) ?? { seat, name: `Seat ${seat + 1}` };
 function seatName(seat, { capital = false } = {}) {
   if (isPlayer() && seat === you()) return capital ? "You" : "you";
-  const s = seatInfo(seat);
-  if (s.bot_level) return `Computer (${s.bot_level})`;
-  return s.name || `Seat ${seat + 1}`;
+  return seatInfo(seat).name || `Seat ${seat + 1}`; // games/messages.py seat_name
 }
 const isBot = (seat) => Boolean(seatInfo(seat).bot_level);
 
