@@ -14,16 +14,11 @@ import asyncio
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from ginsite import runtime
+
 logger = logging.getLogger(__name__)
-
-# A message sent from another thread must be awaited on this loop for the
-# in-process layer to wake its consumers; see bind_event_loop.
-_server_loop: asyncio.AbstractEventLoop | None = None
-
 
 def public_group(match_id: int) -> str:
     return f"match-{match_id}"
@@ -40,12 +35,11 @@ def spectator_group(match_id: int) -> str:
 def bind_event_loop(loop: asyncio.AbstractEventLoop) -> None:
     """Remember the ASGI server's event loop (called by the consumer on connect).
 
-    Only the embedded in-memory channel layer needs it: its queues belong to the
-    server's loop, and the embedded mode sends from timer threads (bot moves and
-    clock checks) too. The Redis layer works from any thread or loop.
+    Only the embedded in-memory channel layer needs it (ginsite/runtime.py's
+    publisher adapter): its queues belong to the server's loop, and the embedded mode
+    sends from timer threads (bot moves and clock checks) too.
     """
-    global _server_loop
-    _server_loop = loop
+    runtime.publisher().bind(loop)
 
 
 def publish_on_commit(match_id: int, messages: dict[int | None, dict[str, Any]]) -> None:
@@ -78,18 +72,4 @@ def send_presence(match_id: int) -> None:
 def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, event)`` in order, in one trip to the event loop: a
     move's three messages cost one hop from the database thread, not three."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-
-    async def send_all() -> None:
-        for group, event in sends:
-            await layer.group_send(group, event)
-
-    if isinstance(layer, InMemoryChannelLayer):
-        loop = _server_loop
-        if loop is None or not loop.is_running():
-            return  # no socket has connected to this process: nobody to tell
-        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=5)
-        return
-    async_to_sync(send_all)()
+    runtime.publisher().send(sends)
