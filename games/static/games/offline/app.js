@@ -7,7 +7,7 @@
 import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
 } from "../cards.js";
-import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
+import { deadwoodAfterDiscard } from "../melds.js";
 import { playerView } from "./engine.js";
 import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
 import { allMatches, putMatch } from "./store.js";
