@@ -1,0 +1,158 @@
+// Input: sending actions, clicks, drag and drop (pointer events: mouse and touch),
+// the keyboard, and the dialogs' buttons.
+
+import { conn } from "./connection.js";
+import { render, toast } from "./render.js";
+import { closeShowdown, dismissedKey, openShowdown, rematchUrl } from "./showdown.js";
+import { $, canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
+
+// --------------------------------------------------------------------------
+// Sending
+// --------------------------------------------------------------------------
+export function sendAction(action) {
+  if (ui.pending || !ui.msg) return;
+  const ok = conn.send({ type: "action", version: ui.msg.version, action });
+  if (!ok) { toast("Not connected: reconnecting, try again in a moment."); return; }
+  ui.pending = true;
+  ui.knockMode = false;
+  root.classList.add("is-pending");
+  render();
+}
+
+export function sendControl(type) {
+  const body = type === "resign" ? { type, version: ui.msg.version } : { type };
+  if (!conn.send(body)) toast("Not connected: reconnecting, try again in a moment.");
+}
+
+// --------------------------------------------------------------------------
+// Input: clicks, drag and drop (pointer events: mouse and touch), keyboard
+// --------------------------------------------------------------------------
+export function onHandClick(card) {
+  if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
+  if (canDiscard(card)) sendAction({ type: "discard", card });
+}
+
+root.addEventListener("click", (event) => {
+  if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
+  const cardEl = event.target.closest("[data-my-hand] .card");
+  if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
+  if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
+  if (event.target.closest("[data-discard]")) { if (canDraw("discard")) sendAction({ type: "draw", source: "discard" }); return; }
+  const act = event.target.closest("[data-act]")?.dataset.act;
+  if (act) doAct(act);
+});
+
+export function doAct(act) {
+  if (act === "pass") sendAction({ type: "pass" });
+  else if (act === "take") sendAction({ type: "draw", source: "discard" });
+  else if (act === "knock") {
+    const options = nonGinKnocks();
+    if (!options.length) return;
+    ui.knockMode = true;
+    render();
+    root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+  } else if (act === "gin") {
+    const options = ginOptions();
+    if (options.length) sendAction({ type: "knock", card: options[0].card });
+  } else if (act === "big-gin") sendAction({ type: "big_gin" });
+  else if (act === "cancel") { ui.knockMode = false; render(); }
+}
+
+export let drag = null;
+export let suppressClick = false;
+root.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0) return;
+  const src = event.target.closest("[data-stock][data-active='true'], [data-discard][data-active='true'], [data-my-hand] .card[data-drag='card']");
+  if (!src) return;
+  drag = { src, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+});
+window.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+    const face = drag.src.matches(".card") ? drag.src : drag.src.querySelector(".pile__slot .card:last-child");
+    if (!face) { drag = null; return; }
+    drag.ghost = face.cloneNode(true);
+    drag.ghost.classList.add("drag-ghost");
+    drag.ghost.removeAttribute("id");
+    drag.ghost.setAttribute("aria-hidden", "true");
+    document.body.append(drag.ghost);
+    root.classList.add("is-dragging");
+    const target = drag.src.matches(".card") ? $("[data-discard]") : $("[data-my-hand]");
+    target.dataset.drop = "true";
+  }
+  drag.ghost.style.left = `${event.clientX}px`;
+  drag.ghost.style.top = `${event.clientY}px`;
+});
+window.addEventListener("pointerup", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  if (!d.ghost) return;
+  d.ghost.remove();
+  root.classList.remove("is-dragging");
+  root.querySelectorAll("[data-drop]").forEach((el) => delete el.dataset.drop);
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  if (d.src.matches(".card")) {
+    if (under?.closest("[data-discard]")) onHandClick(d.src.dataset.card);
+  } else if (under?.closest("[data-my-hand], .seat--me")) {
+    const source = d.src.matches("[data-stock]") ? "stock" : "discard";
+    if (canDraw(source)) sendAction({ type: "draw", source });
+  }
+});
+window.addEventListener("pointercancel", () => {
+  if (drag?.ghost) drag.ghost.remove();
+  drag = null;
+  root.classList.remove("is-dragging");
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
+  if (key === "arrowleft" || key === "arrowright") {
+    const cards = [...root.querySelectorAll("[data-my-hand] .card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i >= 0) {
+      const next = cards[(i + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length];
+      next.focus();
+      event.preventDefault();
+    }
+    return;
+  }
+  const map = { s: () => canDraw("stock") && sendAction({ type: "draw", source: "stock" }),
+    d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),
+    p: () => canPass() && sendAction({ type: "pass" }),
+    k: () => nonGinKnocks().length && doAct("knock"),
+    g: () => ginOptions().length && doAct("gin"),
+    b: () => canBigGin() && doAct("big-gin") };
+  if (map[key]) { map[key](); event.preventDefault(); }
+});
+
+// --------------------------------------------------------------------------
+// Dialogs and page wiring
+// --------------------------------------------------------------------------
+document.getElementById("showdown").addEventListener("click", (event) => {
+  if (event.target.closest("[data-next-hand]")) closeShowdown();
+  else if (event.target.closest("[data-rematch]")) {
+    if (ui.msg.match.rematch?.match_id) { location.assign(rematchUrl()); return; }
+    sendControl("rematch");
+    event.target.closest("[data-rematch]").disabled = true;
+  }
+});
+document.getElementById("showdown").addEventListener("close", () => {
+  if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
+});
+root.querySelector("[data-show-result]").addEventListener("click", () => {
+  openShowdown((ui.msg.match.hands || []).at(-1)?.number ?? null);
+});
+export const resignDialog = document.getElementById("resign-dialog");
+root.querySelector("[data-resign]").addEventListener("click", () => resignDialog.showModal());
+resignDialog.addEventListener("close", () => {
+  if (resignDialog.returnValue === "resign") sendControl("resign");
+});
+document.getElementById("conn-retry").addEventListener("click", () => conn.nudge());
+window.addEventListener("online", () => conn.nudge());
+document.addEventListener("visibilitychange", () => { if (!document.hidden) conn.nudge(); });
