@@ -7,7 +7,7 @@ from, record one ModerationAction row (who, what, when, why), and tell the affec
 sockets after commit (games/chat/broadcast.py)."""
 
 from datetime import timedelta
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group, Permission
@@ -89,7 +89,7 @@ def _audit(
     kind: str,
     target: User | None,
     reason: str,
-    details: dict | None = None,
+    details: dict[str, Any] | None = None,
 ) -> ModerationAction:
     return ModerationAction.objects.create(
         actor=actor, kind=kind, target_user=target, reason=reason, details=details or {}
@@ -98,7 +98,7 @@ def _audit(
 
 def _resolve_reports(
     *, report: ChatReport | None, staff: User, status: str, resolution: str
-) -> dict:
+) -> dict[str, Any]:
     """Close ``report`` and the other open reports on the same message."""
     if report is None:
         return {}
@@ -163,7 +163,7 @@ class ModerationStep(Generic[R]):
     def check(self) -> None:
         """Refuse before anything changes."""
 
-    def do(self) -> tuple[R, dict]:
+    def do(self) -> tuple[R, dict[str, Any]]:
         """Make the change; returns the result and what the audit row adds to it."""
         raise NotImplementedError
 
@@ -207,7 +207,7 @@ class _Dismiss(ModerationStep[ChatReport]):
     def clean_reason(self, reason: str) -> str:
         return " ".join((reason or "").split()) or "No breach of the etiquette."
 
-    def do(self) -> tuple[ChatReport, dict]:
+    def do(self) -> tuple[ChatReport, dict[str, Any]]:
         assert self.report is not None
         return self.report, {}
 
@@ -229,7 +229,7 @@ class _Hide(ModerationStep[ChatMessage]):
         super().__init__(staff=staff, target=message.author, reason=reason, report=report)
         self.message = message
 
-    def do(self) -> tuple[ChatMessage, dict]:
+    def do(self) -> tuple[ChatMessage, dict[str, Any]]:
         ChatMessage.objects.filter(pk=self.message.pk).update(hidden=True)
         return self.message, {"message": self.message.pk, "text": self.message.original_text}
 
@@ -253,7 +253,7 @@ class _Warn(ModerationStep[Warning]):
     kind = ModerationAction.Kind.WARN
     resolution = "Author warned: {reason}"
 
-    def do(self) -> tuple[Warning, dict]:
+    def do(self) -> tuple[Warning, dict[str, Any]]:
         return Warning.objects.create(
             user=self.target, reason=self.reason, created_by=self.staff
         ), {}
@@ -284,7 +284,7 @@ class _Mute(ModerationStep[Mute]):
         if not timedelta(0) < self.duration <= MAX_MUTE:
             raise AccountError("A mute lasts from a minute up to a year.")
 
-    def do(self) -> tuple[Mute, dict]:
+    def do(self) -> tuple[Mute, dict[str, Any]]:
         until = timezone.now() + self.duration
         mute = Mute.objects.create(
             user=self.target, until=until, reason=self.reason, created_by=self.staff
@@ -319,7 +319,7 @@ def user_mute(
 class _Unmute(ModerationStep[int]):
     kind = ModerationAction.Kind.UNMUTE
 
-    def do(self) -> tuple[int, dict]:
+    def do(self) -> tuple[int, dict[str, Any]]:
         now = timezone.now()
         lifted = Mute.objects.filter(
             user=self.target, lifted_at__isnull=True, until__gt=now
@@ -347,7 +347,7 @@ class _Ban(ModerationStep[Ban]):
         if self.target.is_staff or self.target.is_superuser:
             raise AccountError("Remove the staff status first: staff accounts are not banned here.")
 
-    def do(self) -> tuple[Ban, dict]:
+    def do(self) -> tuple[Ban, dict[str, Any]]:
         locked = User.objects.select_for_update().get(pk=self.target.pk)
         if Ban.objects.filter(user=locked, lifted_at__isnull=True).exists():
             raise AccountError(f"{locked.username} is already banned.")
@@ -375,7 +375,7 @@ def user_ban(*, staff: User, user: User, reason: str, report: ChatReport | None 
 class _Unban(ModerationStep[Ban]):
     kind = ModerationAction.Kind.UNBAN
 
-    def do(self) -> tuple[Ban, dict]:
+    def do(self) -> tuple[Ban, dict[str, Any]]:
         ban = (
             Ban.objects.select_for_update()
             .filter(user=self.target, lifted_at__isnull=True)

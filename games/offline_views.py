@@ -88,7 +88,7 @@ def cache_version() -> str:
         digest.update(path.encode())
         digest.update(Path(found).read_bytes() if found else b"missing")
     for name in ("games/sw.js", "games/offline.html"):
-        digest.update(Path(get_template(name).origin.name).read_bytes())
+        digest.update(Path(get_template(name).origin.name).read_bytes())  # type: ignore[attr-defined]
     return digest.hexdigest()[:16]
 
 

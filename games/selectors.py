@@ -161,7 +161,9 @@ def hand_replay(*, hand: Hand) -> list[dict[str, Any]]:
         raise HandNotOverError()
     rules = RuleSet.from_dict(hand.match.rules)
     state = HandState.deal(rules, hand.dealer, bytes(hand.seed))
-    steps = [{"move": None, "views": [state.player_view(0), state.player_view(1)]}]
+    steps: list[dict[str, Any]] = [
+        {"move": None, "views": [state.player_view(0), state.player_view(1)]}
+    ]
     for move in Move.objects.filter(hand=hand).order_by("seq"):
         state, _events = state.apply(move.action)
         steps.append(

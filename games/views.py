@@ -24,6 +24,7 @@ from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
+from ginsite.http import SignedInRequest, required_user
 
 T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -136,7 +137,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         login(request, services.guest_user_create(), backend=GUEST_BACKEND)
     try:
         match = services.match_create_computer(
-            user=request.user,
+            user=required_user(request),
             level=form.cleaned_data["level"],
             rules=form.rules(),
             variant=form.cleaned_data["variant"],
@@ -168,7 +169,7 @@ def play_friend(request: HttpRequest) -> HttpResponse:
         return _render_home(request, forms, status=400)
     try:
         match = services.match_create_invite(
-            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+            user=required_user(request), rules=form.rules(), variant=form.cleaned_data["variant"]
         )
     except ServiceError as error:
         return _service_error(request, error)
@@ -188,7 +189,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
         return _render_home(request, forms, status=400)
     try:
         match = services.quickmatch_enqueue(
-            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+            user=required_user(request), rules=form.rules(), variant=form.cleaned_data["variant"]
         )
     except ServiceError as error:
         return _service_error(request, error)
@@ -202,7 +203,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
 @login_required
 def quick_cancel(request: HttpRequest) -> HttpResponse:
     """Leave the quick-match queue."""
-    if services.quickmatch_cancel(user=request.user):
+    if services.quickmatch_cancel(user=required_user(request)):
         messages.info(request, "You left the quick-match queue.")
     return redirect("games:home")
 
@@ -218,7 +219,7 @@ def quick_status(request: HttpRequest) -> JsonResponse:
 
 
 @login_required
-def join(request: HttpRequest, token: str) -> HttpResponse:
+def join(request: SignedInRequest, token: str) -> HttpResponse:
     """The invite link: GET shows who invites and the rules; POST takes the seat."""
     match = selectors.match_by_invite(token=token)
     if match is None:
@@ -294,7 +295,7 @@ def cancel_invite(request: HttpRequest, match_id: int) -> HttpResponse:
     """The host withdraws a friend invitation nobody has accepted yet."""
     match = _found(selectors.match_get(match_id=match_id))
     try:
-        services.match_cancel_invite(match=match, user=request.user)
+        services.match_cancel_invite(match=match, user=required_user(request))
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("games:table", match_id=match.pk)

@@ -74,7 +74,7 @@ class TimerScheduler:
         from ginsite import embedded_beat
 
         with self._lock:
-            self._timers.discard(threading.current_thread())  # type: ignore[arg-type]
+            self._timers.discard(threading.current_thread())
         try:
             embedded_beat.run_task(task, (), kwargs)
         finally:
@@ -135,9 +135,8 @@ def _adapters() -> tuple[Scheduler, Publisher]:
     with _choose_lock:
         if _chosen is None:
             embedded = settings.CELERY_TASK_ALWAYS_EAGER
-            in_memory = settings.CHANNEL_LAYERS["default"]["BACKEND"].endswith(
-                "InMemoryChannelLayer"
-            )
+            backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+            in_memory = backend.endswith("InMemoryChannelLayer")
             _chosen = (
                 TimerScheduler() if embedded else CeleryScheduler(),
                 InMemoryPublisher() if in_memory else LayerPublisher(),

@@ -103,7 +103,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3",
+            "NAME": str(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
             "OPTIONS": {"timeout": 20},
             "TEST": {"NAME": BASE_DIR / "test-db.sqlite3"},
         }

@@ -230,10 +230,11 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         refresh_every=refresh_every(),
     )
     viewer_id = _viewer_id(viewer)
-    registered = viewer_id is not None and not viewer.is_guest
+    # A registered viewer's id (a guest has no board standing).
+    registered = viewer_id if viewer is not None and not viewer.is_guest else None
     if board is None:
-        if registered:
-            page.viewer_matches = _rated_matches_in(period, viewer_id)
+        if registered is not None:
+            page.viewer_matches = _rated_matches_in(period, registered)
         return page
     page.rows, own = _ranked_rows(
         table=BoardEntry._meta.db_table,
@@ -243,8 +244,8 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         params={"board": board.pk},
         viewer_id=viewer_id,
     )
-    if own is None and registered:
-        page.viewer_matches = _rated_matches_in(period, viewer_id)
+    if own is None and registered is not None:
+        page.viewer_matches = _rated_matches_in(period, registered)
     if own is not None:
         qualified = own["rank"] is not None
         page.viewer = ViewerStanding(

@@ -12,7 +12,7 @@ import logging
 import random
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, connections, transaction
@@ -34,6 +34,9 @@ from games.models import Hand, Match, Move, Seat
 
 from .models import HandAnalysis, Hint
 from .selectors import hint_allowed
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +142,7 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
     return len(ids)
 
 
-def hint_request_on_thread(*, match_id: int, user: Any, version: int | None) -> dict[str, Any]:
+def hint_request_on_thread(*, match_id: int, user: User, version: int | None) -> dict[str, Any]:
     """``hint_request`` on a thread of its own (the expert thinks for a fraction of a
     second): its database connection closes here, as no request cycle will close it."""
     try:
@@ -148,7 +151,7 @@ def hint_request_on_thread(*, match_id: int, user: Any, version: int | None) -> 
         connections.close_all()
 
 
-def hint_request(*, match_id: int, user: Any, version: int | None = None) -> dict[str, Any]:
+def hint_request(*, match_id: int, user: User, version: int | None = None) -> dict[str, Any]:
     """The expert's suggested action for the caller's position, counted once per
     position: ``{"action", "version", "hints_used"}``. Refuses (changing nothing)
     outside unrated matches against the computer, for anyone but the player, when

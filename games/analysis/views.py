@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from games import selectors as game_selectors
 from games.api.auth import api_endpoint
 from ginsite.errors import AppError, error_response
+from ginsite.http import ApiRequest
 
 from . import selectors, services
 
@@ -25,7 +26,7 @@ def _refusal(code: str, message: str, status: int) -> JsonResponse:
 
 
 @api_endpoint("GET", token="optional")
-def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_analysis(request: ApiRequest, match_id: int) -> HttpResponse:
     """``GET /api/match/{id}/analysis`` (an API route: a session or an API token, no
     CSRF): for the match's players while it runs, for anyone once it is finished."""
     match = game_selectors.match_get(match_id=match_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +20,9 @@ from ginsite.errors import AppError
 
 from . import events
 from .models import Challenge
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 VARIANTS = tuple(RuleSet.PRESETS)
 MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
@@ -42,12 +45,12 @@ class ApiError(AppError):
         super().__init__(message, code=code)
 
 
-def _require_player(user: Any) -> None:
+def _require_player(user: User) -> None:
     if user.is_guest:
         raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.")
 
 
-def bot_account_upgrade(*, user: Any) -> Any:
+def bot_account_upgrade(*, user: User) -> User:
     """Turn ``user`` into a BOT account for good: only an account that has never
     played a rated match (and is not a guest) can."""
     _require_player(user)
@@ -85,7 +88,7 @@ def settings_from(body: dict[str, Any]) -> tuple[str, RuleSet]:
     return variant, RuleSet.preset(variant).replace(target_score=target)
 
 
-def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge:
+def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> Challenge:
     """``user`` challenges ``dest`` with ``{"variant", "target", "rated"}``.
 
     Rated matches are between two people or between two BOT accounts, never a BOT
@@ -117,7 +120,7 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
     return challenge
 
 
-def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
+def _open_challenge(challenge_id: Any, *, user: User, side: str) -> Challenge:
     challenge = (
         Challenge.objects.select_for_update()
         .select_related("challenger", "dest")
@@ -135,7 +138,7 @@ def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
     return challenge
 
 
-def challenge_accept(*, user: Any, challenge_id: int) -> Match:
+def challenge_accept(*, user: User, challenge_id: int) -> Match:
     """The challenged account accepts: the match starts (seats drawn at random)."""
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="dest")
@@ -155,7 +158,7 @@ def challenge_accept(*, user: Any, challenge_id: int) -> Match:
     return match
 
 
-def challenge_decline(*, user: Any, challenge_id: int) -> Challenge:
+def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="dest")
         challenge.status = Challenge.Status.DECLINED
@@ -167,7 +170,7 @@ def challenge_decline(*, user: Any, challenge_id: int) -> Challenge:
     return challenge
 
 
-def challenge_cancel(*, user: Any, challenge_id: int) -> Challenge:
+def challenge_cancel(*, user: User, challenge_id: int) -> Challenge:
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="challenger")
         challenge.status = Challenge.Status.CANCELED
@@ -178,7 +181,7 @@ def challenge_cancel(*, user: Any, challenge_id: int) -> Challenge:
     return challenge
 
 
-def computer_challenge(*, user: Any, body: dict[str, Any]) -> Match:
+def computer_challenge(*, user: User, body: dict[str, Any]) -> Match:
     """A match against the site's computer at ``level``, started at once."""
     level = body.get("level")
     if level not in BOT_LEVELS:

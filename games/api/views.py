@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -22,6 +22,7 @@ from django.http import (
     JsonResponse,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -32,6 +33,7 @@ from games.chat.services import chat_post
 from games.models import Match
 from games.ratelimits import hit
 from ginsite.errors import AppError
+from ginsite.http import ApiRequest, SignedInRequest
 
 from . import export, services, streams, tokens
 from . import selectors as api_selectors
@@ -70,7 +72,7 @@ def ndjson(iterator: Any) -> StreamingHttpResponse:
     return response
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -113,7 +115,7 @@ async def _exports(ids: list[int]) -> Any:
 
 
 @api_endpoint("GET", token="optional")
-async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
+async def user_matches(request: ApiRequest, username: str) -> HttpResponseBase:
     """``GET /api/user/<username>/matches``: finished matches, newest first, NDJSON."""
     user = await sync_to_async(user_by_username)(username=username)
     if user is None:
@@ -134,13 +136,13 @@ async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @api_endpoint("GET")
-def account(request: HttpRequest) -> JsonResponse:
+def account(request: ApiRequest) -> JsonResponse:
     user = request.api_user
     return JsonResponse({"id": user.pk, "username": user.username, "bot": user.is_bot})
 
 
 @api_endpoint("POST")
-def bot_upgrade(request: HttpRequest) -> JsonResponse:
+def bot_upgrade(request: ApiRequest) -> JsonResponse:
     body = read_body(request)
     if isinstance(body, JsonResponse):
         return body
@@ -152,14 +154,14 @@ def bot_upgrade(request: HttpRequest) -> JsonResponse:
 
 
 @api_endpoint("GET")
-async def event_stream(request: HttpRequest) -> HttpResponse:
+async def event_stream(request: ApiRequest) -> HttpResponseBase:
     return ndjson(streams.event_stream(request.api_user))
 
 
 # --- challenges ---------------------------------------------------------------------------
 
 
-def _with_body(request: HttpRequest, call: Any) -> JsonResponse:
+def _with_body(request: ApiRequest, call: Any) -> JsonResponse:
     body = read_body(request)
     if isinstance(body, JsonResponse):
         return body
@@ -177,7 +179,7 @@ def _challenge_answer(challenge: Challenge) -> JsonResponse:
                                        "status": challenge.status}})
 
 
-def _match_limit(request: HttpRequest) -> JsonResponse | None:
+def _match_limit(request: ApiRequest) -> JsonResponse | None:
     """A request that would create a match counts against the account's limit of new
     matches, the same as the lobby's (games/ratelimits.py)."""
     wait = hit("match-user", str(request.api_user.pk), settings.MATCH_CREATE_LIMIT)
@@ -188,7 +190,7 @@ def _match_limit(request: HttpRequest) -> JsonResponse | None:
 
 
 @api_endpoint("POST")
-def challenge_create(request: HttpRequest, username: str) -> JsonResponse:
+def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
     refusal = _match_limit(request)
     if refusal is not None:
         return refusal
@@ -199,7 +201,7 @@ def challenge_create(request: HttpRequest, username: str) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_computer(request: HttpRequest) -> JsonResponse:
+def challenge_computer(request: ApiRequest) -> JsonResponse:
     refusal = _match_limit(request)
     if refusal is not None:
         return refusal
@@ -209,7 +211,7 @@ def challenge_computer(request: HttpRequest) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_accept(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_accept(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: JsonResponse(
         {"match": {"id": services.challenge_accept(user=request.api_user,
                                                     challenge_id=challenge_id).pk}}
@@ -217,14 +219,14 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_decline(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_decline(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: _challenge_answer(
         services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
     ))
 
 
 @api_endpoint("POST")
-def challenge_cancel(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_cancel(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: _challenge_answer(
         services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
     ))
@@ -233,7 +235,7 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> JsonResponse:
 # --- playing a match ------------------------------------------------------------------------
 
 
-def _bot_seat(request: HttpRequest, match_id: int) -> int | JsonResponse:
+def _bot_seat(request: ApiRequest, match_id: int) -> int | JsonResponse:
     """The BOT account's seat in the match, or the refusal."""
     user = request.api_user
     if not user.is_bot:
@@ -251,7 +253,7 @@ def _bot_seat(request: HttpRequest, match_id: int) -> int | JsonResponse:
 
 
 @api_endpoint("GET")
-async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+async def match_stream(request: ApiRequest, match_id: int) -> HttpResponseBase:
     seat = await sync_to_async(_bot_seat)(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -259,7 +261,7 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @api_endpoint("GET")
-def match_state(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_state(request: ApiRequest, match_id: int) -> JsonResponse:
     """The full ``state`` of the BOT's seat now (the WebSocket's answer to ``sync``)."""
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
@@ -270,7 +272,7 @@ def match_state(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def match_action(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_action(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -293,7 +295,7 @@ def match_action(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def match_resign(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_resign(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -308,7 +310,7 @@ def match_resign(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def match_chat(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_chat(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -325,7 +327,7 @@ def match_chat(request: HttpRequest, match_id: int) -> JsonResponse:
 # --- pages: API tokens, challenges from a profile ---------------------------------------------
 
 
-def _tokens_page(request: HttpRequest, *, new_token: str | None = None, error: str = "",
+def _tokens_page(request: SignedInRequest, *, new_token: str | None = None, error: str = "",
                  status: int = 200) -> HttpResponse:
     return render(
         request, "api/tokens.html",
@@ -336,7 +338,7 @@ def _tokens_page(request: HttpRequest, *, new_token: str | None = None, error: s
 
 
 @login_required
-def tokens_page(request: HttpRequest) -> HttpResponse:
+def tokens_page(request: SignedInRequest) -> HttpResponse:
     """The account's API tokens; POST creates one and shows it, this once."""
     if request.method != "POST":
         return _tokens_page(request)
@@ -349,7 +351,7 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
     try:
         tokens.api_token_revoke(user=request.user, token_id=token_id)
     except tokens.TokenError as error:
@@ -359,7 +361,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def profile_challenge(request: HttpRequest, username: str) -> HttpResponse:
+def profile_challenge(request: SignedInRequest, username: str) -> HttpResponse:
     """A person challenges a player (a BOT, typically) from their profile page."""
     dest = user_by_username(username=username)
     target = request.POST.get("target", "100")
@@ -377,7 +379,7 @@ def profile_challenge(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("api:challenge_page", challenge_id=challenge.pk)
 
 
-def _own_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
+def _own_challenge(request: SignedInRequest, challenge_id: int) -> Challenge:
     challenge = api_selectors.challenge_get(challenge_id=challenge_id)
     if challenge is None or request.user.pk not in (challenge.challenger_id, challenge.dest_id):
         raise Http404("No such challenge.")
@@ -386,7 +388,7 @@ def _own_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 
 @login_required
 @require_GET
-def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     if challenge.match_id is not None:
         return redirect("games:table", match_id=challenge.match_id)
@@ -403,14 +405,14 @@ def _status_of(challenge: Challenge) -> str:
 
 @login_required
 @require_GET
-def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_status(request: SignedInRequest, challenge_id: int) -> JsonResponse:
     challenge = _own_challenge(request, challenge_id)
     return JsonResponse({"status": _status_of(challenge), "match_id": challenge.match_id})
 
 
 @login_required
 @require_POST
-def challenge_page_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_accept(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     """A person accepts a challenge (from a bot, typically) from the lobby."""
     challenge = _own_challenge(request, challenge_id)
     try:
@@ -425,7 +427,7 @@ def challenge_page_accept(request: HttpRequest, challenge_id: int) -> HttpRespon
 
 @login_required
 @require_POST
-def challenge_page_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_decline(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_decline(user=request.user, challenge_id=challenge.pk)
@@ -436,7 +438,7 @@ def challenge_page_decline(request: HttpRequest, challenge_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def challenge_page_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_cancel(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_cancel(user=request.user, challenge_id=challenge.pk)

@@ -9,6 +9,7 @@ games/chat/services.py and selectors.py.
 """
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 
@@ -24,7 +25,15 @@ class ChatSocketMixin:
     """Mix into an ``AsyncWebsocketConsumer`` (or its JSON subclass) before the base."""
 
     chat_match_id: int | None = None
-    chat_user = None
+    if TYPE_CHECKING:  # what the consumer this is mixed into provides
+        channel_layer: Any
+        channel_name: str
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                       close: bool = False) -> None: ...
+
+        async def close(self, code: int | None = None, reason: str | None = None) -> None: ...
+    chat_user: Any = None
     chat_blocked: frozenset[int] = frozenset()
     chat_groups: tuple[str, ...] = ()
 
@@ -38,7 +47,7 @@ class ChatSocketMixin:
             return payload
         return {"type": payload["type"], "version": getattr(self, "version", 0), **payload}
 
-    async def chat_connect(self, *, user: object, match_id: int | None) -> None:
+    async def chat_connect(self, *, user: Any, match_id: int | None) -> None:
         """Join ``user.<id>`` and, if the user may read the room, its group; then send
         ``chat_history``. Call after ``accept()``."""
         self.chat_user = user

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from ginsite.errors import AppError, error_body
+from ginsite.http import SignedInRequest
 
 from .selectors import chat_can_read, message_get, player_by_username
 from .services import ChatError, chat_report, user_block, user_unblock
@@ -42,7 +43,7 @@ def _error(request: HttpRequest, error: AppError) -> HttpResponse:
     return _reply(request, error.status, {"ok": False, **error_body(error)})
 
 
-def _target(request: HttpRequest, data: dict) -> User:
+def _target(request: SignedInRequest, data: dict) -> User:
     """The player named by ``message`` (its author) or ``username``."""
     if data.get("message") not in (None, ""):
         try:
@@ -61,7 +62,7 @@ def _target(request: HttpRequest, data: dict) -> User:
 
 @login_required
 @require_POST
-def report(request: HttpRequest, message_id: int) -> HttpResponse:
+def report(request: SignedInRequest, message_id: int) -> HttpResponse:
     try:
         data = _payload(request)
         chat_report(
@@ -77,7 +78,7 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def block(request: HttpRequest) -> HttpResponse:
+def block(request: SignedInRequest) -> HttpResponse:
     try:
         target = _target(request, _payload(request))
         user_block(blocker=request.user, blocked=target)
@@ -97,7 +98,7 @@ def block(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def unblock(request: HttpRequest) -> HttpResponse:
+def unblock(request: SignedInRequest) -> HttpResponse:
     try:
         target = _target(request, _payload(request))
         user_unblock(blocker=request.user, blocked=target)
