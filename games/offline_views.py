@@ -51,6 +51,9 @@ PRECACHE_MODULES = (
     "games/offline/sync.js",
     "games/cards.js",
     "games/melds.js",
+    "games/hands.js",
+    "games/drag.js",
+    "games/sidebar.js",
 )
 MAX_UPLOAD_BYTES = 1_000_000
 

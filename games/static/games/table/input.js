@@ -1,10 +1,11 @@
 // Input: sending actions, clicks, drag and drop (pointer events: mouse and touch),
 // the keyboard, and the dialogs' buttons.
 
+import { enableDrag } from "../drag.js";
 import { conn } from "./connection.js";
 import { render, toast } from "./render.js";
 import { closeShowdown, dismissedKey, openShowdown, rematchUrl } from "./showdown.js";
-import { $, canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
+import { canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
 
 // --------------------------------------------------------------------------
 // Sending
@@ -33,7 +34,6 @@ export function onHandClick(card) {
 }
 
 root.addEventListener("click", (event) => {
-  if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
   const cardEl = event.target.closest("[data-my-hand] .card");
   if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
   if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
@@ -58,55 +58,11 @@ export function doAct(act) {
   else if (act === "cancel") { ui.knockMode = false; render(); }
 }
 
-export let drag = null;
-export let suppressClick = false;
-root.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0) return;
-  const src = event.target.closest("[data-stock][data-active='true'], [data-discard][data-active='true'], [data-my-hand] .card[data-drag='card']");
-  if (!src) return;
-  drag = { src, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+enableDrag(root, {
+  dropCard: onHandClick,
+  dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
 });
-window.addEventListener("pointermove", (event) => {
-  if (!drag || event.pointerId !== drag.id) return;
-  if (!drag.ghost) {
-    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
-    const face = drag.src.matches(".card") ? drag.src : drag.src.querySelector(".pile__slot .card:last-child");
-    if (!face) { drag = null; return; }
-    drag.ghost = face.cloneNode(true);
-    drag.ghost.classList.add("drag-ghost");
-    drag.ghost.removeAttribute("id");
-    drag.ghost.setAttribute("aria-hidden", "true");
-    document.body.append(drag.ghost);
-    root.classList.add("is-dragging");
-    const target = drag.src.matches(".card") ? $("[data-discard]") : $("[data-my-hand]");
-    target.dataset.drop = "true";
-  }
-  drag.ghost.style.left = `${event.clientX}px`;
-  drag.ghost.style.top = `${event.clientY}px`;
-});
-window.addEventListener("pointerup", (event) => {
-  if (!drag || event.pointerId !== drag.id) return;
-  const d = drag;
-  drag = null;
-  if (!d.ghost) return;
-  d.ghost.remove();
-  root.classList.remove("is-dragging");
-  root.querySelectorAll("[data-drop]").forEach((el) => delete el.dataset.drop);
-  suppressClick = true;
-  setTimeout(() => { suppressClick = false; }, 0);
-  const under = document.elementFromPoint(event.clientX, event.clientY);
-  if (d.src.matches(".card")) {
-    if (under?.closest("[data-discard]")) onHandClick(d.src.dataset.card);
-  } else if (under?.closest("[data-my-hand], .seat--me")) {
-    const source = d.src.matches("[data-stock]") ? "stock" : "discard";
-    if (canDraw(source)) sendAction({ type: "draw", source });
-  }
-});
-window.addEventListener("pointercancel", () => {
-  if (drag?.ghost) drag.ghost.remove();
-  drag = null;
-  root.classList.remove("is-dragging");
-});
+
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;

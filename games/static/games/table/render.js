@@ -1,7 +1,8 @@
 // Rendering the table from the state (seats, piles, hands, actions, sidebar, log,
 // clock), announcements for screen readers and the toast for errors.
 
-import { moveParts } from "../hands.js";
+import { handCard, moveParts, taggedGroup } from "../hands.js";
+import { renderFacts, renderScoreboard } from "../sidebar.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
 import { plural } from "../words.js";
@@ -185,58 +186,12 @@ export function renderMyHand() {
   const myTurnDiscard = view.current_player === you() && view.phase === "discard" && !ui.pending;
   const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
   const after = myTurnDiscard ? deadwoodAfterDiscard(view.hand) : null;
-  const makeCard = (c) => {
-    const locked = view.taken_from_discard === c && myTurnDiscard;
-    const el = renderCard(c, { tag: "button" });
-    el.dataset.drag = myTurnDiscard && !locked ? "card" : "";
-    if (ui.newCards.has(c)) el.classList.add("card--new");
-    if (locked) el.classList.add("card--locked");
-    let label = cardName(c);
-    if (myTurnDiscard) {
-      if (knocks) {
-        el.dataset.knock = String(knocks.has(c));
-        el.disabled = !knocks.has(c);
-        label += knocks.has(c) ? `: knock with it, deadwood ${knocks.get(c)}` : ": cannot knock with it";
-      } else if (locked) {
-        el.disabled = true;
-        label += ": just taken from the discard pile, cannot be discarded this turn";
-      } else {
-        el.disabled = !canDiscard(c);
-        label += `: discard (deadwood after: ${after.get(c)})`;
-        el.title = `Discard ${cardName(c)} — deadwood left: ${after.get(c)}`;
-      }
-    } else {
-      // Not playable now, but still focusable so the hand can be read card by card.
-      el.setAttribute("aria-disabled", "true");
-      el.dataset.inert = "true";
-    }
-    el.setAttribute("aria-label", label);
-    return el;
-  };
-  for (const g of groups) {
-    const wrap = document.createElement("div");
-    wrap.className = "meld-group";
-    wrap.setAttribute("role", "group");
-    wrap.setAttribute("aria-label", `${g.kind}: ${cardListName(g.cards)}`);
-    const tag = document.createElement("span");
-    tag.className = "meld-group__tag";
-    tag.textContent = g.kind;
-    tag.setAttribute("aria-hidden", "true");
-    wrap.append(tag, ...g.cards.map(makeCard));
-    box.append(wrap);
-  }
-  if (dead.length) {
-    const wrap = document.createElement("div");
-    wrap.className = "meld-group meld-group--deadwood";
-    wrap.setAttribute("role", "group");
-    wrap.setAttribute("aria-label", `deadwood: ${cardListName(dead)}`);
-    const tag = document.createElement("span");
-    tag.className = "meld-group__tag";
-    tag.setAttribute("aria-hidden", "true");
-    tag.textContent = "deadwood";
-    wrap.append(tag, ...dead.map(makeCard));
-    box.append(wrap);
-  }
+  const makeCard = (c) => handCard(c, {
+    discardTurn: myTurnDiscard, takenFromDiscard: view.taken_from_discard, knocks, after,
+    canDiscard, fresh: ui.newCards.has(c),
+  });
+  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
+  if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${view.deadwood}`;
   total.setAttribute("aria-label", `Your deadwood: ${plural(view.deadwood, "point")}`);
@@ -277,26 +232,10 @@ export function renderSidebar() {
     ["Clock", r.turn_seconds ? `${r.turn_seconds} s per turn` : "none"],
     ["Rated", m.rated ? "yes" : "no"],
   ];
-  meta.replaceChildren();
-  for (const [k, v] of rows) {
-    if (v === undefined || v === null || v === "") continue;
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = String(v);
-    meta.append(dt, dd);
-  }
-  const board = $("[data-scoreboard]");
-  board.replaceChildren();
-  for (const seat of isPlayer() ? [you(), opp()] : [0, 1]) {
-    const tr = document.createElement("tr");
-    const a = document.createElement("td");
-    a.textContent = seatName(seat, { capital: true });
-    const b = document.createElement("td");
-    b.textContent = String(seatInfo(seat).score ?? 0);
-    tr.append(a, b);
-    board.append(tr);
-  }
+  renderFacts(meta, rows);
+  renderScoreboard($("[data-scoreboard]"), (isPlayer() ? [you(), opp()] : [0, 1]).map(
+    (seat) => [seatName(seat, { capital: true }), seatInfo(seat).score ?? 0],
+  ));
   $("[data-resign]").hidden = !(isPlayer() && m.status === "active");
   $("[data-show-result]").hidden = m.status !== "finished";
   renderFairness();

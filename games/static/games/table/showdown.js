@@ -1,8 +1,7 @@
 // The result dialog: the hands of a finished hand and why it scored what it did, the
 // match's end and its totals, the deal's verification.
 
-import { cardGroup } from "../hands.js";
-import { cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld } from "../cards.js";
+import { renderResultHands } from "../hands.js";
 import { renderReviewLine } from "../review.js";
 import { plural } from "../words.js";
 import { verify } from "./fairness.js";
@@ -90,58 +89,6 @@ export function resultWhy(result, rules) {
   }
 }
 
-export function renderResultHands(result, container) {
-  container.replaceChildren();
-  const laid = new Set(result.layoffs || []);
-  const order = isPlayer() ? [opp(), you()] : [1, 0];
-  for (const seat of order) {
-    const box = document.createElement("section");
-    box.className = "showdown__seat";
-    // Cards the defender laid off are shown on the knocker's meld they joined.
-    const melds = (result.melds?.[seat] || []).map((m, i) => (
-      seat === result.knocker ? sortMeld([...m, ...(result.layoffs_onto?.[i] || [])]) : sortMeld(m)
-    ));
-    const dead = sortByRank(result.deadwood_cards?.[seat] || []);
-    const h = document.createElement("h3");
-    const label = document.createElement("span");
-    const role = result.knocker === seat
-      ? { gin: " · gin", big_gin: " · big gin" }[result.kind] ?? " · knocked"
-      : "";
-    label.textContent = `${seatName(seat, { capital: true })}${role}`;
-    const dwLabel = document.createElement("span");
-    dwLabel.textContent = `deadwood ${result.deadwood?.[seat] ?? "?"}`;
-    h.append(label, dwLabel);
-    const cards = document.createElement("div");
-    cards.className = "showdown__cards";
-    cards.setAttribute("role", "list");
-    cards.setAttribute("aria-label", `${seatName(seat, { capital: true })}: melds and deadwood`);
-    const card = (c) => {
-      const laidOff = laid.has(c) && seat === result.knocker;
-      return renderCard(c, {
-        className: laidOff ? "card--layoff" : "",
-        label: laidOff ? `${cardName(c)}, laid off` : undefined,
-      });
-    };
-    for (const meld of melds) cards.append(cardGroup(meld, { role: "listitem", card }));
-    if (dead.length) cards.append(cardGroup(dead, { deadwood: true, role: "listitem" }));
-    box.append(h, cards);
-    if (result.knocker === seat && result.knock_card) {
-      const note = document.createElement("p");
-      note.className = "legend";
-      note.append("Discarded face down: ", renderCardText(result.knock_card));
-      box.append(note);
-    }
-    container.append(box);
-  }
-  if (laid.size) {
-    const legend = document.createElement("p");
-    legend.className = "legend";
-    const swatch = document.createElement("span");
-    swatch.className = "swatch swatch--layoff";
-    legend.append(swatch, `Laid off onto the knocker's melds: ${cardListName([...laid])}.`);
-    container.append(legend);
-  }
-}
 
 export function renderShowdown() {
   const dialog = document.getElementById("showdown");
@@ -157,7 +104,10 @@ export function renderShowdown() {
   if (hand?.result) {
     headline.textContent = resultHeadline(hand.result);
     why.textContent = `Hand ${hand.number}. ${resultWhy(hand.result, m.rules)}`;
-    renderResultHands(hand.result, handsBox);
+    renderResultHands(hand.result, handsBox, {
+      order: isPlayer() ? [opp(), you()] : [1, 0],
+      name: (seat) => seatName(seat, { capital: true }),
+    });
   } else {
     headline.textContent = over ? "Match over" : "Hand over";
     why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : m.end_reason === "suspended" ? suspendedText(m) : "";
