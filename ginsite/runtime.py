@@ -2,11 +2,14 @@
 one adapter, chosen once from the settings (at the first use after start-up, and
 again only when a test changes those settings):
 
-- the scheduler runs a Celery task later: ``CeleryScheduler`` sends it to the broker
-  with a countdown (a ``celery worker`` runs it; ``celery beat`` runs the periodic
-  jobs); ``TimerScheduler`` (no broker: ``CELERY_TASK_ALWAYS_EAGER``) runs it on a
-  daemon timer thread of the server process, and its ``start_periodic`` starts the
-  embedded beat (ginsite/embedded_beat.py).
+- the scheduler runs a Celery task later, or in the background: ``CeleryScheduler``
+  sends it to the broker, with a countdown, or to its queue (a ``celery worker`` runs
+  it; ``celery beat`` runs the periodic jobs); ``TimerScheduler`` (no broker:
+  ``CELERY_TASK_ALWAYS_EAGER``) runs it on a daemon timer thread of the server
+  process, or on its one background thread, one task after another (so a live move
+  never waits for an analysis), and its ``start_periodic`` starts the embedded beat
+  (ginsite/embedded_beat.py). Work pending when the process stops is lost; the
+  periodic sweeps pick it up.
 - the publisher sends events to channel-layer groups from any thread:
   ``LayerPublisher`` (Redis) straight away; ``InMemoryPublisher`` (the in-memory layer,
   whose queues belong to the server's event loop) hands them to the loop the
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import queue
 import threading
 from typing import Any, Protocol
 
@@ -35,6 +39,9 @@ Sends = list[tuple[str, dict[str, Any]]]
 class Scheduler(Protocol):
     def run_later(self, task: str, kwargs: dict[str, Any], delay: float) -> None:
         """Run the registered Celery task ``task`` with ``kwargs`` in ``delay`` seconds."""
+
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        """Run ``task`` off the request path, on its own queue (CELERY_TASK_ROUTES)."""
 
     def start_periodic(self) -> None:
         """Make sure the periodic jobs (the beat schedule) run."""
@@ -54,6 +61,11 @@ class CeleryScheduler:
 
         app.send_task(task, kwargs=kwargs, countdown=max(0.0, delay))
 
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        from ginsite.celery import app
+
+        app.send_task(task, kwargs=kwargs)
+
     def start_periodic(self) -> None:
         """``celery beat`` runs them."""
 
@@ -62,6 +74,8 @@ class TimerScheduler:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._timers: set[threading.Timer] = set()
+        self._background: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        self._worker: threading.Thread | None = None
 
     def run_later(self, task: str, kwargs: dict[str, Any], delay: float) -> None:
         timer = threading.Timer(max(0.0, delay), self._run, args=(task, kwargs))
@@ -71,14 +85,27 @@ class TimerScheduler:
         timer.start()
 
     def _run(self, task: str, kwargs: dict[str, Any]) -> None:
-        from ginsite import embedded_beat
-
         with self._lock:
             self._timers.discard(threading.current_thread())
-        try:
-            embedded_beat.run_task(task, (), kwargs)
-        finally:
-            connections.close_all()
+        _run_task(task, kwargs)
+
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        self._background.put((task, kwargs))
+        with self._lock:
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(
+                    target=self._work, name="background", daemon=True
+                )
+                self._worker.start()
+
+    def pending(self) -> int:
+        """Background tasks queued and not yet taken."""
+        return self._background.qsize()
+
+    def _work(self) -> None:
+        while True:
+            task, kwargs = self._background.get()
+            _run_task(task, kwargs)
 
     def cancel_all(self) -> None:
         """Forget every pending timer (tests of the embedded mode call this)."""
@@ -91,6 +118,17 @@ class TimerScheduler:
         from ginsite import embedded_beat
 
         embedded_beat.start()
+
+
+def _run_task(task: str, kwargs: dict[str, Any]) -> None:
+    """Run the Celery task ``task`` in this thread, as a worker would (a failure is
+    logged), then close this thread's database connection."""
+    from ginsite import embedded_beat
+
+    try:
+        embedded_beat.run_task(task, (), kwargs)
+    finally:
+        connections.close_all()
 
 
 class LayerPublisher:

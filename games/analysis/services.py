@@ -3,7 +3,7 @@ sure every finished hand gets analysed, and hints.
 
 ``hand_finished`` is what live play calls (on commit) when a hand ends: the
 analysis then runs on the "analysis" Celery queue, or in the embedded mode on the
-background thread of ``games.analysis.embedded``; never on the path of a move.
+background thread of ginsite/runtime.py's scheduler; never on the path of a move.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from games.errors import (
     StaleVersionError,
 )
 from games.models import Hand, Match, Move, Seat
+from ginsite import runtime
 
 from .models import HandAnalysis, Hint
 from .selectors import hint_allowed
@@ -54,15 +55,9 @@ class HintNotAllowedError(ServiceError):
 
 
 def hand_finished(hand_id: int) -> None:
-    """Have the finished hand analysed, off the request path (called on commit)."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        from . import embedded
-
-        embedded.submit(hand_id)
-        return
-    from . import tasks
-
-    tasks.hand_analyse.delay(hand_id)
+    """Have the finished hand analysed, off the request path (called on commit): the
+    "analysis" queue's worker, or the embedded mode's background thread."""
+    runtime.scheduler().run_in_background("analysis.hand_analyse", {"hand_id": hand_id})
 
 
 def analysis_setting() -> Setting:
