@@ -54,6 +54,7 @@ PRECACHE_MODULES = (
     "games/hands.js",
     "games/drag.js",
     "games/sidebar.js",
+    "games/controls.js",
 )
 MAX_UPLOAD_BYTES = 1_000_000
 

@@ -1,5 +1,5 @@
 // The table's side panel, shared by the live table (table/render.js) and the offline
-// one (offline/app.js): the match's facts and the scoreboard.
+// one (offline/app.js): the match's facts, the scoreboard, the hand's log.
 
 /** Fill the `<dl>` with `[term, value]` rows (rows without a value are left out). */
 export function renderFacts(dl, rows) {
@@ -25,5 +25,16 @@ export function renderScoreboard(tbody, rows) {
     b.textContent = String(score);
     tr.append(a, b);
     tbody.append(tr);
+  }
+}
+
+/** Fill the log `<ol>` with the hand's moves, newest first (`describe` renders one). */
+export function renderMoveLog(list, history, describe) {
+  list.replaceChildren(...history.map(describe).reverse());
+  if (!history.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = "New deal.";
+    list.append(li);
   }
 }

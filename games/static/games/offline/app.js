@@ -9,7 +9,8 @@ import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
 } from "../cards.js";
 import { handCard, renderResultHands, taggedGroup } from "../hands.js";
-import { renderFacts, renderScoreboard } from "../sidebar.js";
+import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
+import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { deadwoodAfterDiscard } from "../melds.js";
 import { playerView } from "./engine.js";
 import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
@@ -313,22 +314,10 @@ function statusLine() {
     return [main, sub];
   }
   if (v.current_player === YOU && !ui.thinking) {
-    if (ui.knockMode) {
-      main.textContent = "Knock: choose the card to discard face down";
-      sub.textContent = "Highlighted cards keep you within the knock limit. Esc cancels.";
-    } else if (v.phase === "first_turn") {
-      main.textContent = `Your turn: take the ${cardName(v.discard_pile.at(-1))} or pass`;
-      sub.textContent = "First turn: the stock is closed until both players pass.";
-    } else if (v.phase === "draw") {
-      main.textContent = "Your turn: draw from the stock or the discard pile";
-      sub.textContent = "Click, drag, or press S / D.";
-    } else if (v.phase === "discard") {
-      main.textContent = "Discard a card";
-      const parts = ["Click or drag a card to the discard pile."];
-      if (ginOptions().length || canBigGin()) parts.push("You can go gin!");
-      else if (nonGinKnocks().length) parts.push(`You can knock (limit ${v.knock_limit}).`);
-      sub.textContent = parts.join(" ");
-    }
+    [main.textContent, sub.textContent] = yourTurnPrompt(v, {
+      knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
+      canKnock: nonGinKnocks().length > 0,
+    });
   } else if (v.current_player === COMPUTER) {
     main.textContent = "Computer is thinking…";
     sub.textContent = v.phase === "first_turn" ? "First turn: upcard offer." : "";
@@ -370,17 +359,12 @@ function renderMyHand() {
 }
 
 function renderActions() {
-  const box = $("[data-actions]");
-  const show = (sel, visible) => { const el = box.querySelector(sel); el.hidden = !visible; return el; };
   const mine = myTurn();
-  show("[data-act='pass']", mine && canPass());
-  show("[data-act='take']", mine && view().phase === "first_turn" && canDraw("discard"));
-  const knock = show("[data-act='knock']", mine && !ui.knockMode && nonGinKnocks().length > 0);
-  const best = nonGinKnocks().sort((a, b) => a.deadwood - b.deadwood)[0];
-  knock.textContent = best ? `Knock (${best.deadwood})` : "Knock";
-  show("[data-act='gin']", mine && !ui.knockMode && ginOptions().length > 0);
-  show("[data-act='big-gin']", mine && canBigGin());
-  show("[data-act='cancel']", mine && ui.knockMode);
+  renderActionButtons($("[data-actions]"), {
+    mine, firstTurn: mine && view().phase === "first_turn", knockMode: ui.knockMode,
+    canPass: canPass(), canTake: canDraw("discard"), knocks: nonGinKnocks(),
+    canGin: ginOptions().length > 0, canBigGin: canBigGin(),
+  });
 }
 
 function renderSidebar() {
@@ -396,15 +380,9 @@ function renderSidebar() {
   ));
   $("[data-resign]").hidden = ui.record.status !== "playing";
   $("[data-show-result]").hidden = ui.record.status !== "finished";
-  const list = $("[data-log]");
-  const history = view().history.filter((e) => e.type !== "hand_over");
-  list.replaceChildren(...history.map(describeEvent).reverse());
-  if (!history.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = "New deal.";
-    list.append(li);
-  }
+  renderMoveLog(
+    $("[data-log]"), view().history.filter((e) => e.type !== "hand_over"), describeEvent,
+  );
 }
 
 function describeEvent(e) {
@@ -448,27 +426,17 @@ function onHandClick(card) {
 }
 
 function doAct(which) {
-  if (which === "pass") sendAction({ type: "pass" });
-  else if (which === "take") sendAction({ type: "draw", source: "discard" });
-  else if (which === "knock") {
-    if (!nonGinKnocks().length) return;
-    ui.knockMode = true;
-    render();
-    root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
-  } else if (which === "gin") {
-    const options = ginOptions();
-    if (options.length) sendAction({ type: "knock", card: options[0].card });
-  } else if (which === "big-gin") sendAction({ type: "big_gin" });
-  else if (which === "cancel") { ui.knockMode = false; render(); }
+  actOn(which, { send: sendAction, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
 }
 
+function setKnockMode(on) {
+  ui.knockMode = on;
+  render();
+  if (on) root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+}
+
+enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
 root.addEventListener("click", (event) => {
-  const cardEl = event.target.closest("[data-my-hand] .card");
-  if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
-  if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
-  if (event.target.closest("[data-discard]")) { if (canDraw("discard")) sendAction({ type: "draw", source: "discard" }); return; }
-  const which = event.target.closest("[data-act]")?.dataset.act;
-  if (which) doAct(which);
   if (event.target.closest("[data-open-sheet]")) { renderSheet(); document.getElementById("sheet").showModal(); }
 });
 

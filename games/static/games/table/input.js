@@ -1,6 +1,7 @@
 // Input: sending actions, clicks, drag and drop (pointer events: mouse and touch),
 // the keyboard, and the dialogs' buttons.
 
+import { actOn, enableClicks } from "../controls.js";
 import { enableDrag } from "../drag.js";
 import { conn } from "./connection.js";
 import { render, toast } from "./render.js";
@@ -33,29 +34,16 @@ export function onHandClick(card) {
   if (canDiscard(card)) sendAction({ type: "discard", card });
 }
 
-root.addEventListener("click", (event) => {
-  const cardEl = event.target.closest("[data-my-hand] .card");
-  if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
-  if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
-  if (event.target.closest("[data-discard]")) { if (canDraw("discard")) sendAction({ type: "draw", source: "discard" }); return; }
-  const act = event.target.closest("[data-act]")?.dataset.act;
-  if (act) doAct(act);
-});
+enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
 
 export function doAct(act) {
-  if (act === "pass") sendAction({ type: "pass" });
-  else if (act === "take") sendAction({ type: "draw", source: "discard" });
-  else if (act === "knock") {
-    const options = nonGinKnocks();
-    if (!options.length) return;
-    ui.knockMode = true;
-    render();
-    root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
-  } else if (act === "gin") {
-    const options = ginOptions();
-    if (options.length) sendAction({ type: "knock", card: options[0].card });
-  } else if (act === "big-gin") sendAction({ type: "big_gin" });
-  else if (act === "cancel") { ui.knockMode = false; render(); }
+  actOn(act, { send: sendAction, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
+}
+
+function setKnockMode(on) {
+  ui.knockMode = on;
+  render();
+  if (on) root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
 }
 
 enableDrag(root, {

@@ -2,7 +2,8 @@
 // clock), announcements for screen readers and the toast for errors.
 
 import { handCard, moveParts, taggedGroup } from "../hands.js";
-import { renderFacts, renderScoreboard } from "../sidebar.js";
+import { renderActionButtons, yourTurnPrompt } from "../controls.js";
+import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
 import { plural } from "../words.js";
@@ -110,8 +111,6 @@ export function renderCentre() {
   $("[data-status]").replaceChildren(...statusLine());
 }
 
-// A touch screen without a mouse: the hints say "tap", not "click" or keys.
-export const touchScreen = () => matchMedia("(pointer: coarse)").matches || (navigator.maxTouchPoints > 0 && matchMedia("(hover: none)").matches);
 
 export function statusLine() {
   const msg = ui.msg;
@@ -127,21 +126,11 @@ export function statusLine() {
   const turn = view.current_player;
   if (isPlayer() && turn === you()) {
     if (ui.pending) main.textContent = "…";
-    else if (ui.knockMode) {
-      main.textContent = "Knock: choose the card to discard face down";
-      sub.textContent = "Highlighted cards keep you within the knock limit. Esc cancels.";
-    } else if (view.phase === "first_turn") {
-      main.textContent = `Your turn: take the ${cardName(view.discard_pile.at(-1))} or pass`;
-      sub.textContent = "First turn: the stock is closed until both players pass.";
-    } else if (view.phase === "draw") {
-      main.textContent = "Your turn: draw from the stock or the discard pile";
-      sub.textContent = touchScreen() ? "Tap a pile, or drag its card to your hand." : "Click, drag, or press S / D.";
-    } else if (view.phase === "discard") {
-      main.textContent = "Discard a card";
-      const parts = [touchScreen() ? "Tap a card, or drag it to the discard pile." : "Click or drag a card to the discard pile."];
-      if (ginOptions().length || canBigGin()) parts.push("You can go gin!");
-      else if (nonGinKnocks().length) parts.push(`You can knock (limit ${view.knock_limit}).`);
-      sub.textContent = parts.join(" ");
+    else {
+      [main.textContent, sub.textContent] = yourTurnPrompt(view, {
+        knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
+        canKnock: nonGinKnocks().length > 0,
+      });
     }
   } else if (turn === null || turn === undefined) {
     main.textContent = "Hand over";
@@ -206,17 +195,12 @@ export function renderMyHand() {
 }
 
 export function renderActions() {
-  const box = $("[data-actions]");
-  const show = (sel, visible) => { const el = box.querySelector(sel); el.hidden = !visible; el.disabled = ui.pending; return el; };
-  const mine = isPlayer() && ui.msg.view.current_player === you() && ui.msg.match.status === "active";
-  show("[data-act='pass']", mine && canPass());
-  show("[data-act='take']", mine && ui.msg.view.phase === "first_turn" && canDraw("discard"));
-  const knock = show("[data-act='knock']", mine && !ui.knockMode && nonGinKnocks().length > 0);
-  const best = nonGinKnocks().sort((a, b) => a.deadwood - b.deadwood)[0];
-  knock.textContent = best ? `Knock (${best.deadwood})` : "Knock";
-  show("[data-act='gin']", mine && !ui.knockMode && ginOptions().length > 0);
-  show("[data-act='big-gin']", mine && canBigGin());
-  show("[data-act='cancel']", mine && ui.knockMode);
+  renderActionButtons($("[data-actions]"), {
+    mine: isPlayer() && ui.msg.view.current_player === you() && ui.msg.match.status === "active",
+    firstTurn: ui.msg.view?.phase === "first_turn", knockMode: ui.knockMode,
+    canPass: canPass(), canTake: canDraw("discard"), knocks: nonGinKnocks(),
+    canGin: ginOptions().length > 0, canBigGin: canBigGin(), disabled: ui.pending,
+  });
 }
 
 export function renderSidebar() {
@@ -275,15 +259,7 @@ export function describeEvent(e) {
 }
 
 export function renderLog() {
-  const list = $("[data-log]");
-  const history = ui.msg.view?.history || [];
-  list.replaceChildren(...history.map(describeEvent).reverse());
-  if (!history.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = "New deal.";
-    list.append(li);
-  }
+  renderMoveLog($("[data-log]"), ui.msg.view?.history || [], describeEvent);
 }
 
 // Clock: the server sends remaining_ms; count down from our own receipt time
