@@ -36,6 +36,11 @@ def match_version(*, match_id: int) -> tuple[int, str]:
     return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
 
 
+def invite_host(*, match: Match) -> Seat | None:
+    """The seat of whoever sent the invitation to ``match`` (the first one taken)."""
+    return match.seats.select_related("user").first()
+
+
 def hand_get(*, match: Match, number: int, finished: bool = False) -> Hand | None:
     """Hand ``number`` of ``match`` (with ``finished``, only once it has a result)."""
     hands = Hand.objects.filter(match=match, number=number)

@@ -232,7 +232,7 @@ def join(request: SignedInRequest, token: str) -> HttpResponse:
         return redirect("games:table", match_id=match.pk)
     if selectors.seat_for_user(match=match, user=request.user) is not None:
         return redirect("games:table", match_id=match.pk)
-    host = match.seats.select_related("user").first()
+    host = selectors.invite_host(match=match)
     closed = match.status == Match.Status.CANCELLED or (
         match.status == Match.Status.WAITING
         and match.created_at <= timezone.now() - services.matches.INVITE_TTL

@@ -23,8 +23,14 @@ ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 #: The edges (HTTP views, sockets, streams): they parse, call selectors and services, reply.
 EDGE_FILES = ("views.py", "*_views.py", "consumers.py", "sockets.py", "streams.py")
-#: What a module of the edge may not touch: the ORM's managers and shortcuts.
-ORM_NAMES = {"objects", "get_object_or_404", "get_list_or_404"}
+#: What a module of the edge may not touch: the ORM's managers, shortcuts and the
+#: query methods a selector's QuerySet would be refined with.
+ORM_NAMES = {
+    "objects", "get_object_or_404", "get_list_or_404", "filter", "exclude",
+    "select_related", "prefetch_related", "values", "values_list", "order_by",
+    "annotate", "aggregate", "select_for_update", "get_or_create", "update_or_create",
+    "bulk_create",
+}
 
 
 def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -46,8 +52,8 @@ def orm_uses_at_the_edge(root: Path) -> list[str]:
                 for node in ast.walk(tree):
                     name = (
                         node.attr if isinstance(node, ast.Attribute)
-                        else node.id if isinstance(node, ast.Name)
-                        else None
+                        else node.id if isinstance(node, ast.Name) and node.id != "filter"
+                        else None  # the builtin filter() is no query
                     )
                     if name in ORM_NAMES:
                         found.append(f"{path.relative_to(root)}:{node.lineno} {name}")

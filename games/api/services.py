@@ -5,7 +5,6 @@ docs/bot-api.md and a sentence) and changes nothing when it refuses."""
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -20,22 +19,13 @@ from ginsite.errors import AppError
 
 from . import events
 from .models import Challenge
+from .selectors import CHALLENGE_EXPIRY, open_challenges
 
 if TYPE_CHECKING:
     from accounts.models import User
 
 VARIANTS = tuple(RuleSet.PRESETS)
 MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
-# A challenge not answered within this time expires: the person who sent it from a
-# page is gone by then, and a bot must not start a match against an empty seat.
-CHALLENGE_EXPIRY = timedelta(minutes=10)
-
-
-def open_challenges() -> Any:
-    """Challenges still waiting for an answer (created, not expired)."""
-    return Challenge.objects.filter(
-        status=Challenge.Status.CREATED, created_at__gte=timezone.now() - CHALLENGE_EXPIRY
-    )
 
 
 class ApiError(AppError):

@@ -34,7 +34,7 @@ from games.models import Match
 from games.services import presence
 
 from . import events
-from .services import open_challenges
+from . import selectors as api_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -88,9 +88,7 @@ class Subscription:
 
 def _opening_events(user: Any) -> list[dict[str, Any]]:
     matches = selectors.active_match_ids(user=user)
-    challenges = (
-        open_challenges().filter(dest=user).select_related("challenger").order_by("created_at")
-    )
+    challenges = api_selectors.challenges_to(user=user)
     return [
         *({"type": "matchStart", "match": {"id": pk}} for pk in matches),
         *({"type": "challenge", "challenge": events.challenge_json(c)} for c in challenges),

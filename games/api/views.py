@@ -398,7 +398,7 @@ def challenge_page(request: SignedInRequest, challenge_id: int) -> HttpResponse:
 
 def _status_of(challenge: Challenge) -> str:
     if (challenge.status == Challenge.Status.CREATED
-            and not services.open_challenges().filter(pk=challenge.pk).exists()):
+            and not api_selectors.challenge_is_open(challenge=challenge)):
         return "expired"
     return challenge.status
 

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import selectors, services
+from games.api import selectors as api_selectors
 from games.api import services as api_services
 from games.chat.selectors import message_to_dict
 from games.chat.services import chat_post
@@ -157,7 +158,7 @@ def test_a_challenge_left_unanswered_expires():
     old = api_services.challenge_create(user=ann, dest=robo, body={})
     fresh = api_services.challenge_create(user=ann, dest=robo, body={})
     Challenge.objects.filter(pk=old.pk).update(
-        created_at=timezone.now() - api_services.CHALLENGE_EXPIRY - timedelta(seconds=1)
+        created_at=timezone.now() - api_selectors.CHALLENGE_EXPIRY - timedelta(seconds=1)
     )
     announced = [e["challenge"]["id"] for e in _opening_events(robo)]
     assert announced == [fresh.pk]
