@@ -5,6 +5,9 @@ lists of mutes, bans and warnings, and the moderation log (never editable).
 Changes go through accounts.services, which check the ``accounts.moderate``
 permission and write the audit log."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
@@ -17,6 +20,7 @@ from django.utils.translation import ngettext
 from games.chat.admin import may_moderate, reason_page
 from games.chat.models import ChatReport
 from games.chat.selectors import recent_messages_by
+from ginsite.http import required_user
 
 from . import services
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
@@ -65,7 +69,7 @@ class UserAdmin(BaseUserAdmin):
         "recent_chat",
     )
     fieldsets = (
-        *BaseUserAdmin.fieldsets,
+        *(BaseUserAdmin.fieldsets or ()),
         ("Platform", {"fields": ("is_guest",)}),
         (
             "Moderation record",
@@ -164,7 +168,7 @@ class UserAdmin(BaseUserAdmin):
         form_class: type[forms.Form],
         title: str,
         action: str,
-        apply: object,
+        apply: Callable[[Any, dict[str, Any]], object],
     ) -> HttpResponse | None:
         form = form_class(request.POST if "apply" in request.POST else None)
         if not form.is_valid():
@@ -190,7 +194,7 @@ class UserAdmin(BaseUserAdmin):
             title="Warn",
             action="warn_users",
             apply=lambda user, data: services.user_warn(
-                staff=request.user, user=user, reason=data["reason"]
+                staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
@@ -203,7 +207,7 @@ class UserAdmin(BaseUserAdmin):
             title="Mute",
             action="mute_users",
             apply=lambda user, data: services.user_mute(
-                staff=request.user,
+                staff=required_user(request),
                 user=user,
                 duration=services.MUTE_DURATIONS[data["duration"]],
                 reason=data["reason"],
@@ -219,7 +223,7 @@ class UserAdmin(BaseUserAdmin):
             title="Unmute",
             action="unmute_users",
             apply=lambda user, data: services.user_unmute(
-                staff=request.user, user=user, reason=data["reason"]
+                staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
@@ -232,7 +236,7 @@ class UserAdmin(BaseUserAdmin):
             title="Ban",
             action="ban_users",
             apply=lambda user, data: services.user_ban(
-                staff=request.user, user=user, reason=data["reason"]
+                staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
@@ -245,7 +249,7 @@ class UserAdmin(BaseUserAdmin):
             title="Unban",
             action="unban_users",
             apply=lambda user, data: services.user_unban(
-                staff=request.user, user=user, reason=data["reason"]
+                staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 

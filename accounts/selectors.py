@@ -7,6 +7,7 @@ from django.db.models import Count, F, Q, QuerySet, Sum
 from django.utils import timezone
 
 from games.forms import variant_label
+from games.messages import seat_name
 from games.models import Hand, Match, Seat
 
 from .models import Ban, Mute, Profile, User, Warning
@@ -128,12 +129,8 @@ def recent_matches(*, user: User, limit: int = 10) -> list[RecentMatch]:
         other = next((s for s in seats if s.index != mine.index), None)
         if other is None:
             opponent = "nobody"
-        elif other.user is not None:
-            opponent = other.user.display_name
-        elif other.bot_level:
-            opponent = f"computer ({other.bot_level})"
         else:
-            opponent = "deleted player"
+            opponent = seat_name(other)
         rows.append(
             RecentMatch(
                 match_id=match.pk,

@@ -1,11 +1,13 @@
 """Account writes: display preferences, account deletion, and every moderation action
 (dismiss a report, hide a message, warn, mute, ban and their reversals).
 
-Each moderation action checks that the actor may moderate, records one
-ModerationAction row (who, what, when, why), resolves the report it came from, and
-tells the affected sockets after commit (games/chat/broadcast.py)."""
+Every moderation action has one shape (``ModerationStep``): check that the actor
+may moderate and that the action may be done, do it, resolve the report it came
+from, record one ModerationAction row (who, what, when, why), and tell the affected
+sockets after commit (games/chat/broadcast.py)."""
 
 from datetime import timedelta
+from typing import Any, Generic, TypeVar
 
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group, Permission
@@ -20,9 +22,11 @@ from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
 from games.models import Match
 from games.services import ServiceError, match_forfeit, quickmatch_cancel
+from ginsite.errors import AppError
 
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
+R = TypeVar("R")
 MODERATE_PERMISSION = "accounts.moderate"
 MODERATORS_GROUP = "Moderators"
 MAX_MUTE = timedelta(days=365)
@@ -48,9 +52,11 @@ MODERATOR_PERMISSIONS = [
 ]
 
 
-class AccountError(Exception):
+class AccountError(AppError):
     """A refused account or moderation request, with a sentence for people; nothing
     changed."""
+
+    code = "account_refused"
 
 
 def moderators_group_ensure() -> Group:
@@ -83,7 +89,7 @@ def _audit(
     kind: str,
     target: User | None,
     reason: str,
-    details: dict | None = None,
+    details: dict[str, Any] | None = None,
 ) -> ModerationAction:
     return ModerationAction.objects.create(
         actor=actor, kind=kind, target_user=target, reason=reason, details=details or {}
@@ -92,7 +98,7 @@ def _audit(
 
 def _resolve_reports(
     *, report: ChatReport | None, staff: User, status: str, resolution: str
-) -> dict:
+) -> dict[str, Any]:
     """Close ``report`` and the other open reports on the same message."""
     if report is None:
         return {}
@@ -129,50 +135,113 @@ def _leave_play(user: User, *, suspended: bool = False) -> list[int]:
     return ended
 
 
+# --- One shape for every moderation action ------------------------------------------
+
+
+class ModerationStep(Generic[R]):
+    """One moderation action, in one shape (as Wagtail's actions): ``check`` (may it
+    be done: raises AccountError or PermissionDenied, nothing changed), then in one
+    transaction ``do`` (the change), the report it came from resolved, one
+    ModerationAction row recorded, and ``notify`` (the affected sockets, after commit).
+
+    A subclass names its ``kind`` and ``resolution`` (how a report it settles reads)
+    and writes ``do``; ``check`` and ``notify`` when it has them."""
+
+    kind: str
+    resolution = "{reason}"
+    report_status = ChatReport.Status.ACTIONED
+    moderator_only = True
+
+    def __init__(
+        self, *, staff: User, target: User, reason: str, report: ChatReport | None = None
+    ) -> None:
+        self.staff, self.target, self.reason, self.report = staff, target, reason, report
+
+    def clean_reason(self, reason: str) -> str:
+        return _require_reason(reason)
+
+    def check(self) -> None:
+        """Refuse before anything changes."""
+
+    def do(self) -> tuple[R, dict[str, Any]]:
+        """Make the change; returns the result and what the audit row adds to it."""
+        raise NotImplementedError
+
+    def resolution_text(self, result: R) -> str:
+        return self.resolution.format(reason=self.reason)
+
+    def notify(self, result: R) -> None:
+        """Tell the affected player's sockets (after commit)."""
+
+    def execute(self) -> R:
+        if self.moderator_only:
+            _require_moderator(self.staff)
+        self.reason = self.clean_reason(self.reason)
+        self.check()
+        with transaction.atomic():
+            result, details = self.do()
+            resolved = _resolve_reports(
+                report=self.report,
+                staff=self.staff,
+                status=self.report_status,
+                resolution=self.resolution_text(result),
+            )
+            _audit(
+                actor=self.staff,
+                kind=self.kind,
+                target=self.target,
+                reason=self.reason,
+                details={**resolved, **details},
+            )
+            self.notify(result)
+        return result
+
+
 # --- Reports and messages ------------------------------------------------------
+
+
+class _Dismiss(ModerationStep[ChatReport]):
+    kind = ModerationAction.Kind.DISMISS_REPORT
+    report_status = ChatReport.Status.DISMISSED
+
+    def clean_reason(self, reason: str) -> str:
+        return " ".join((reason or "").split()) or "No breach of the etiquette."
+
+    def do(self) -> tuple[ChatReport, dict[str, Any]]:
+        assert self.report is not None
+        return self.report, {}
 
 
 def report_dismiss(*, staff: User, report: ChatReport, reason: str = "") -> ChatReport:
     """Close a report with no action against the author."""
-    _require_moderator(staff)
-    reason = " ".join((reason or "").split()) or "No breach of the etiquette."
-    with transaction.atomic():
-        details = _resolve_reports(
-            report=report, staff=staff, status=ChatReport.Status.DISMISSED, resolution=reason
-        )
-        _audit(
-            actor=staff,
-            kind=ModerationAction.Kind.DISMISS_REPORT,
-            target=report.message.author,
-            reason=reason,
-            details=details,
-        )
+    _Dismiss(staff=staff, target=report.message.author, reason=reason, report=report).execute()
     report.refresh_from_db()
     return report
+
+
+class _Hide(ModerationStep[ChatMessage]):
+    kind = ModerationAction.Kind.HIDE_MESSAGE
+    resolution = "Message hidden: {reason}"
+
+    def __init__(
+        self, *, staff: User, message: ChatMessage, reason: str, report: ChatReport | None
+    ) -> None:
+        super().__init__(staff=staff, target=message.author, reason=reason, report=report)
+        self.message = message
+
+    def do(self) -> tuple[ChatMessage, dict[str, Any]]:
+        ChatMessage.objects.filter(pk=self.message.pk).update(hidden=True)
+        return self.message, {"message": self.message.pk, "text": self.message.original_text}
+
+    def notify(self, result: ChatMessage) -> None:
+        broadcast.chat_message_hidden(match_id=self.message.match_id, message_id=self.message.pk)
 
 
 def message_hide(
     *, staff: User, message: ChatMessage, reason: str, report: ChatReport | None = None
 ) -> ChatMessage:
     """Hide a message from everyone (it disappears from open chat panels at once)."""
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    with transaction.atomic():
-        ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
-        details = _resolve_reports(
-            report=report,
-            staff=staff,
-            status=ChatReport.Status.ACTIONED,
-            resolution=f"Message hidden: {reason}",
-        )
-        _audit(
-            actor=staff,
-            kind=ModerationAction.Kind.HIDE_MESSAGE,
-            target=message.author,
-            reason=reason,
-            details={**details, "message": message.pk, "text": message.original_text},
-        )
-        broadcast.chat_message_hidden(match_id=message.match_id, message_id=message.pk)
+    _Hide(staff=staff, message=message, reason=reason, report=report).execute()
     message.hidden = True
     return message
 
@@ -180,28 +249,57 @@ def message_hide(
 # --- Users -----------------------------------------------------------------------
 
 
-def user_warn(*, staff: User, user: User, reason: str, report: ChatReport | None = None) -> Warning:
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    with transaction.atomic():
-        warning = Warning.objects.create(user=user, reason=reason, created_by=staff)
-        details = _resolve_reports(
-            report=report,
-            staff=staff,
-            status=ChatReport.Status.ACTIONED,
-            resolution=f"Author warned: {reason}",
-        )
-        _audit(
-            actor=staff,
-            kind=ModerationAction.Kind.WARN,
-            target=user,
-            reason=reason,
-            details=details,
-        )
+class _Warn(ModerationStep[Warning]):
+    kind = ModerationAction.Kind.WARN
+    resolution = "Author warned: {reason}"
+
+    def do(self) -> tuple[Warning, dict[str, Any]]:
+        return Warning.objects.create(
+            user=self.target, reason=self.reason, created_by=self.staff
+        ), {}
+
+    def notify(self, result: Warning) -> None:
         broadcast.user_notice(
-            user_id=user.pk, code="warning", text=f"A moderator warned you. Reason: {reason}"
+            user_id=self.target.pk,
+            code="warning",
+            text=f"A moderator warned you. Reason: {self.reason}",
         )
-    return warning
+
+
+def user_warn(*, staff: User, user: User, reason: str, report: ChatReport | None = None) -> Warning:
+    return _Warn(staff=staff, target=user, reason=reason, report=report).execute()
+
+
+class _Mute(ModerationStep[Mute]):
+    kind = ModerationAction.Kind.MUTE
+
+    def __init__(
+        self, *, staff: User, target: User, duration: timedelta, reason: str,
+        report: ChatReport | None,
+    ) -> None:
+        super().__init__(staff=staff, target=target, reason=reason, report=report)
+        self.duration = duration
+
+    def check(self) -> None:
+        if not timedelta(0) < self.duration <= MAX_MUTE:
+            raise AccountError("A mute lasts from a minute up to a year.")
+
+    def do(self) -> tuple[Mute, dict[str, Any]]:
+        until = timezone.now() + self.duration
+        mute = Mute.objects.create(
+            user=self.target, until=until, reason=self.reason, created_by=self.staff
+        )
+        return mute, {"until": until.isoformat(), "minutes": self.duration // timedelta(minutes=1)}
+
+    def resolution_text(self, result: Mute) -> str:
+        return f"Author muted until {result.until:%Y-%m-%d %H:%M} UTC: {self.reason}"
+
+    def notify(self, result: Mute) -> None:
+        broadcast.user_notice(
+            user_id=self.target.pk,
+            code="muted",
+            text=mute_message(until=result.until, reason=self.reason),
+        )
 
 
 def user_mute(
@@ -213,101 +311,86 @@ def user_mute(
     report: ChatReport | None = None,
 ) -> Mute:
     """Stop ``user`` chatting for ``duration`` (they can still play)."""
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    if not timedelta(0) < duration <= MAX_MUTE:
-        raise AccountError("A mute lasts from a minute up to a year.")
-    until = timezone.now() + duration
-    with transaction.atomic():
-        mute = Mute.objects.create(user=user, until=until, reason=reason, created_by=staff)
-        details = _resolve_reports(
-            report=report,
-            staff=staff,
-            status=ChatReport.Status.ACTIONED,
-            resolution=f"Author muted until {until:%Y-%m-%d %H:%M} UTC: {reason}",
-        )
-        _audit(
-            actor=staff,
-            kind=ModerationAction.Kind.MUTE,
-            target=user,
-            reason=reason,
-            details={
-                **details,
-                "until": until.isoformat(),
-                "minutes": duration // timedelta(minutes=1),
-            },
-        )
-        broadcast.user_notice(
-            user_id=user.pk, code="muted", text=mute_message(until=until, reason=reason)
-        )
-    return mute
+    return _Mute(
+        staff=staff, target=user, duration=duration, reason=reason, report=report
+    ).execute()
+
+
+class _Unmute(ModerationStep[int]):
+    kind = ModerationAction.Kind.UNMUTE
+
+    def do(self) -> tuple[int, dict[str, Any]]:
+        now = timezone.now()
+        lifted = Mute.objects.filter(
+            user=self.target, lifted_at__isnull=True, until__gt=now
+        ).update(lifted_at=now)
+        if not lifted:
+            raise AccountError(f"{self.target.username} is not muted.")
+        return lifted, {}
+
+    def notify(self, result: int) -> None:
+        broadcast.user_notice(user_id=self.target.pk, code="unmuted", text="You can chat again.")
 
 
 def user_unmute(*, staff: User, user: User, reason: str) -> int:
     """Lift every mute in force; returns how many were lifted."""
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    now = timezone.now()
-    with transaction.atomic():
-        lifted = Mute.objects.filter(user=user, lifted_at__isnull=True, until__gt=now).update(
-            lifted_at=now
+    return _Unmute(staff=staff, target=user, reason=reason).execute()
+
+
+class _Ban(ModerationStep[Ban]):
+    kind = ModerationAction.Kind.BAN
+    resolution = "Author banned: {reason}"
+
+    def check(self) -> None:
+        if self.target.pk == self.staff.pk:
+            raise AccountError("You cannot ban yourself.")
+        if self.target.is_staff or self.target.is_superuser:
+            raise AccountError("Remove the staff status first: staff accounts are not banned here.")
+
+    def do(self) -> tuple[Ban, dict[str, Any]]:
+        locked = User.objects.select_for_update().get(pk=self.target.pk)
+        if Ban.objects.filter(user=locked, lifted_at__isnull=True).exists():
+            raise AccountError(f"{locked.username} is already banned.")
+        locked.is_active = False
+        locked.save(update_fields=["is_active"])
+        ban = Ban.objects.create(user=locked, reason=self.reason, created_by=self.staff)
+        forfeited = _leave_play(locked, suspended=True)
+        sessions = _delete_sessions(locked)
+        return ban, {"forfeited_matches": forfeited, "sessions_ended": sessions}
+
+    def notify(self, result: Ban) -> None:
+        broadcast.user_logout(
+            user_id=self.target.pk, reason=f"Your account has been suspended. Reason: {self.reason}"
         )
-        if not lifted:
-            raise AccountError(f"{user.username} is not muted.")
-        _audit(actor=staff, kind=ModerationAction.Kind.UNMUTE, target=user, reason=reason)
-        broadcast.user_notice(user_id=user.pk, code="unmuted", text="You can chat again.")
-    return lifted
 
 
 def user_ban(*, staff: User, user: User, reason: str, report: ChatReport | None = None) -> Ban:
     """Ban ``user``: they cannot log in or play, their open matches are resigned, their
     sessions are deleted and their open sockets closed at once."""
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    if user.pk == staff.pk:
-        raise AccountError("You cannot ban yourself.")
-    if user.is_staff or user.is_superuser:
-        raise AccountError("Remove the staff status first: staff accounts are not banned here.")
-    with transaction.atomic():
-        locked = User.objects.select_for_update().get(pk=user.pk)
-        if Ban.objects.filter(user=locked, lifted_at__isnull=True).exists():
-            raise AccountError(f"{user.username} is already banned.")
-        locked.is_active = False
-        locked.save(update_fields=["is_active"])
-        ban = Ban.objects.create(user=locked, reason=reason, created_by=staff)
-        forfeited = _leave_play(locked, suspended=True)
-        sessions = _delete_sessions(locked)
-        details = _resolve_reports(
-            report=report,
-            staff=staff,
-            status=ChatReport.Status.ACTIONED,
-            resolution=f"Author banned: {reason}",
-        )
-        _audit(
-            actor=staff,
-            kind=ModerationAction.Kind.BAN,
-            target=locked,
-            reason=reason,
-            details={**details, "forfeited_matches": forfeited, "sessions_ended": sessions},
-        )
-        broadcast.user_logout(
-            user_id=locked.pk, reason=f"Your account has been suspended. Reason: {reason}"
-        )
+    ban = _Ban(staff=staff, target=user, reason=reason, report=report).execute()
     user.is_active = False
     return ban
 
 
-def user_unban(*, staff: User, user: User, reason: str) -> Ban:
-    _require_moderator(staff)
-    reason = _require_reason(reason)
-    with transaction.atomic():
-        ban = Ban.objects.select_for_update().filter(user=user, lifted_at__isnull=True).first()
+class _Unban(ModerationStep[Ban]):
+    kind = ModerationAction.Kind.UNBAN
+
+    def do(self) -> tuple[Ban, dict[str, Any]]:
+        ban = (
+            Ban.objects.select_for_update()
+            .filter(user=self.target, lifted_at__isnull=True)
+            .first()
+        )
         if ban is None:
-            raise AccountError(f"{user.username} is not banned.")
+            raise AccountError(f"{self.target.username} is not banned.")
         ban.lifted_at = timezone.now()
         ban.save(update_fields=["lifted_at"])
-        User.objects.filter(pk=user.pk).update(is_active=True)
-        _audit(actor=staff, kind=ModerationAction.Kind.UNBAN, target=user, reason=reason)
+        User.objects.filter(pk=self.target.pk).update(is_active=True)
+        return ban, {}
+
+
+def user_unban(*, staff: User, user: User, reason: str) -> Ban:
+    ban = _Unban(staff=staff, target=user, reason=reason).execute()
     user.is_active = True
     return ban
 

@@ -3,6 +3,8 @@ preferences, email and password links, blocked players, moderation notices,
 account deletion) and the chat etiquette page. Thin: selectors and services do
 the work."""
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import logout
@@ -12,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games.chat.selectors import blocked_between, blocked_users
+from ginsite.http import SignedInRequest
 
 from . import selectors, services
 from .models import Profile
@@ -31,7 +34,7 @@ class DeleteAccountForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
-    def __init__(self, *args: object, username: str, **kwargs: object) -> None:
+    def __init__(self, *args: Any, username: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.username = username
 
@@ -61,7 +64,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 
 def _settings_page(
-    request: HttpRequest,
+    request: SignedInRequest,
     *,
     preferences: PreferencesForm | None = None,
     delete_form: DeleteAccountForm | None = None,
@@ -91,7 +94,7 @@ def _settings_page(
 
 
 @login_required
-def account_settings(request: HttpRequest) -> HttpResponse:
+def account_settings(request: SignedInRequest) -> HttpResponse:
     if request.method != "POST":
         return _settings_page(request)
     form = PreferencesForm(request.POST)
@@ -104,7 +107,7 @@ def account_settings(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def account_delete(request: HttpRequest) -> HttpResponse:
+def account_delete(request: SignedInRequest) -> HttpResponse:
     form = DeleteAccountForm(request.POST, username=request.user.username)
     if not form.is_valid():
         return _settings_page(request, delete_form=form, status=400)

@@ -25,6 +25,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from bench.stats import percentile
 from games.bots import choose_action
 from games.bots.analysis import LABELS, analyse_decision, analyse_hand
 from games.engine import HandState, RuleSet, next_dealer, score_match
@@ -116,13 +117,6 @@ def _pair(job: tuple[int, int]) -> Tally:
     tally = play_match(seed, pair, swapped=False)
     tally.add(play_match(seed, pair, swapped=True))
     return tally
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
 
 
 def _repeat(job: tuple[Played, int, int, list[int]]) -> list[tuple[str | None, list[float]]]:

@@ -25,6 +25,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from bench.stats import percentile
 from games.bots import LEVELS, choose_action
 from games.engine import HandResult, MatchState, RuleSet
 
@@ -155,15 +156,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return centre - half, centre + half
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (nearest rank) of values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 def run(

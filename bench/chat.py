@@ -27,6 +27,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.stats import spread
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -55,9 +57,7 @@ def database(server: str, name: str, *, create: bool) -> None:
 
 
 def percentiles(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000  # noqa: E731
-    return f"p50 {p(0.50):7.2f} ms   p95 {p(0.95):7.2f} ms   p99 {p(0.99):7.2f} ms"
+    return spread(samples, scale=1000, width=7, digits=2)
 
 
 def fill(players: int, stored: int) -> None:

@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from bench.stats import percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432"
 
@@ -240,11 +242,6 @@ def fill(players: int, matches: int, hands_per_match: int) -> None:
         cur.execute("VACUUM ANALYZE")
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
 def bench_page(client, url: str, requests: int) -> dict:
     """Time ``requests`` GETs of ``url`` after 20 warm-up ones: wall time, this process's
     CPU time (Python, template rendering) and the time spent waiting on SQL."""
@@ -277,7 +274,7 @@ def bench_page(client, url: str, requests: int) -> dict:
     figures = {
         "url": url,
         "p50": statistics.median(samples),
-        "p95": percentile(samples, 0.95),
+        "p95": percentile(samples, 95),
         "max": max(samples),
         "cpu": statistics.median(cpu),
         "sql": statistics.median(sql),

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.stack import ROOT, Stack, free_port
+from bench.stats import percentile
 from games.messages import apply_frame
 
 MAX_PLAYERS = 2000
@@ -435,13 +436,6 @@ def client_main(plan: dict[str, Any], queue: multiprocessing.Queue) -> None:
 # --- the run --------------------------------------------------------------------------
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if index < total % parts else 0) for index in range(parts)]
 
@@ -576,12 +570,12 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
             max((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
         )
         loads = [load for at, load in outcome.loads if begin <= at < end]
-        p99 = percentile(trips, 0.99)
+        p99 = percentile(trips, 99)
         if passed_at is None and p99 > TARGET_P99_MS:
             passed_at = players
         print(f"{players:>7} {sockets:>7} {len(inside) / (end - begin):>8.1f} "
-              f"{percentile(trips, 0.5):>7.1f} {percentile(trips, 0.95):>7.1f} {p99:>7.1f} "
-              f"{percentile(relays, 0.99):>9.1f} {sum(kinds.values()):>6} "
+              f"{percentile(trips, 50):>7.1f} {percentile(trips, 95):>7.1f} {p99:>7.1f} "
+              f"{percentile(relays, 99):>9.1f} {sum(kinds.values()):>6} "
               f"{max(loads, default=float('nan')):>5.2f}  {dict(kinds) or ''}")
     print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded)")
     names = list(outcome.cpu[0][0].parts) if outcome.cpu else []

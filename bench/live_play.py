@@ -21,24 +21,17 @@ import asyncio
 import json
 import os
 import random
-import statistics
 import time
 from collections.abc import Callable
 from typing import Any
+
+from bench.stats import spread
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 
 
 def percentiles(values: list[float]) -> str:
-    ordered = sorted(values)
-
-    def at(p: float) -> float:
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
-
-    return (
-        f"n={len(ordered):4d}  p50 {at(0.50):6.1f} ms  p95 {at(0.95):6.1f} ms  "
-        f"p99 {at(0.99):6.1f} ms  mean {statistics.fmean(ordered):6.1f} ms"
-    )
+    return spread(values, count=True, mean=True)
 
 
 def timed(call: Callable[..., Any], cpu: list[float], **kwargs: Any) -> tuple[float, int]:

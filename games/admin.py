@@ -3,6 +3,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
+from ginsite.http import required_user
+
 from .models import Hand, Match, Move, RatedPlayBan, Seat
 from .services import fairplay
 
@@ -56,5 +58,6 @@ class RatedPlayBanAdmin(admin.ModelAdmin):
 
     @admin.action(description="Lift the selected bans now")
     def lift(self, request: HttpRequest, queryset: QuerySet[RatedPlayBan]) -> None:
-        lifted = sum(fairplay.ban_lift(ban=ban, staff=request.user) for ban in queryset)
+        staff = required_user(request)
+        lifted = sum(fairplay.ban_lift(ban=ban, staff=staff) for ban in queryset)
         self.message_user(request, f"{lifted} ban(s) lifted.", messages.SUCCESS)

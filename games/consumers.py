@@ -17,7 +17,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeGuard
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -25,9 +25,10 @@ from django.conf import settings
 
 from games import broadcast, selectors, services
 from games.chat.sockets import ChatSocketMixin
+from games.errors import StaleVersionError
 from games.models import Match
-from games.services.errors import ServiceError, StaleVersionError
 from games.services.presence import RENEW_SECONDS
+from ginsite.errors import AppError, error_frame
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self.joined: list[str] = []
         self.tokens = float(self.rate_burst)
         self.refilled_at = time.monotonic()
-        match = await db(Match.objects.filter(pk=self.match_id).first)()
+        match = await db(selectors.match_get)(match_id=self.match_id)
         await self.accept()
         if match is None:
             await self._send_error("not_found", "There is no such match.")
@@ -138,7 +139,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                     await self._send_state(force=False)
 
     def _current_version(self) -> int:
-        return Match.objects.filter(pk=self.match_id).values_list("version", flat=True).first() or 0
+        return selectors.match_version(match_id=self.match_id)[0]
 
     async def _stop_presence_renewal(self) -> None:
         # A renewal already running in its database thread finishes first: one that
@@ -230,10 +231,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         version, the current state)."""
         error, message = await db(self._call_sync)(service)
         if error is not None:
-            await self._send(
-                {"type": "error", "version": message["version"], "code": error.code,
-                 "message": error.message}
-            )
+            await self._send(error_frame(error, version=message["version"]))
             if isinstance(error, StaleVersionError):
                 await self._send_message(message, force=True)
             return
@@ -242,10 +240,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     def _call_sync(
         self, service: Callable[[Match], Any]
-    ) -> tuple[ServiceError | None, dict[str, Any] | None]:
+    ) -> tuple[AppError | None, dict[str, Any] | None]:
         try:
             result = service(Match(pk=self.match_id))
-        except ServiceError as refused:
+        except AppError as refused:
             state = selectors.match_state_message(match=Match(pk=self.match_id), user=self.user)
             return refused, state
         return None, result.message if isinstance(result, services.MoveResult) else None
@@ -274,7 +272,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self._send(message)
 
     async def _send_error(self, code: str, text: str) -> None:
-        await self._send({"type": "error", "version": self.version, "code": code, "message": text})
+        await self._send(error_frame(AppError(text, code=code), version=self.version))
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
@@ -290,5 +288,5 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         return True
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

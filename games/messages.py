@@ -51,7 +51,8 @@ def clock_dict(rules: dict[str, Any], deadline: datetime | None, now: datetime) 
 
 
 def seat_name(seat: Any) -> str:
-    """How a seat is named to people: the computer's level, or the player's name."""
+    """How a seat is named to people, everywhere (pages, messages; the browser shows
+    the ``name`` it is sent): the computer's level, or the player's name."""
     if seat.bot_level:
         return f"Computer ({seat.bot_level})"
     if seat.user is None:

@@ -28,7 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.services.errors import ServiceError
+from ginsite.errors import AppError, error_response
 
 # Everything the offline table loads: the page's own links, and the modules its
 # script imports by relative path (fetched unhashed: see _precache_urls).
@@ -51,6 +51,10 @@ PRECACHE_MODULES = (
     "games/offline/sync.js",
     "games/cards.js",
     "games/melds.js",
+    "games/hands.js",
+    "games/drag.js",
+    "games/sidebar.js",
+    "games/controls.js",
 )
 MAX_UPLOAD_BYTES = 1_000_000
 
@@ -88,7 +92,7 @@ def cache_version() -> str:
         digest.update(path.encode())
         digest.update(Path(found).read_bytes() if found else b"missing")
     for name in ("games/sw.js", "games/offline.html"):
-        digest.update(Path(get_template(name).origin.name).read_bytes())
+        digest.update(Path(get_template(name).origin.name).read_bytes())  # type: ignore[attr-defined]
     return digest.hexdigest()[:16]
 
 
@@ -169,8 +173,8 @@ def offline_upload(request: HttpRequest) -> JsonResponse:
         )
     try:
         match, created = services.offline_match_import(user=request.user, record=record)
-    except ServiceError as error:
-        return JsonResponse({"code": error.code, "message": error.message}, status=400)
+    except AppError as error:
+        return error_response(error)
     return JsonResponse(
         {"match_id": match.pk, "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk})},
         status=201 if created else 200,

@@ -6,7 +6,8 @@ production, so it holds across every ASGI process), per signed-in user and per
 client address. The address is allauth's (``ALLAUTH_TRUSTED_PROXY_COUNT`` tells how
 many proxies, e.g. nginx, append to ``X-Forwarded-For``), the same one its login
 throttling uses. A refused request changes nothing and is answered 429 with the
-lobby and a message saying how long to wait.
+page the view names (the lobby) and a message saying how long to wait; this module
+renders no page of its own and imports no view.
 """
 
 from __future__ import annotations
@@ -40,24 +41,23 @@ def hit(bucket: str, who: str, limit: tuple[int, int]) -> int:
     return 0 if used <= count else max(1, int(start + window - now) + 1)
 
 
-def _refused(request: HttpRequest, what: str, wait: int) -> HttpResponse:
-    from games.views import home
-
+def _refused(request: HttpRequest, page: View, what: str, wait: int) -> HttpResponse:
     minutes = max(1, round(wait / 60))
     messages.error(
         request,
         f"Too many {what} from you in a short time. Try again in about "
         f"{minutes} minute{'s' if minutes != 1 else ''}.",
     )
-    response = home(request)
+    response = page(request)
     response.status_code = 429
     return response
 
 
-def limit_match_creation(*, may_create_guest: bool = False) -> Callable[[View], View]:
-    """A POST that would create a match counts against the caller's limits; with
-    ``may_create_guest`` a visitor not signed in also counts against the guest-account
-    limit (the view signs them in as a new guest first)."""
+def limit_match_creation(*, page: View, may_create_guest: bool = False) -> Callable[[View], View]:
+    """A POST that would create a match counts against the caller's limits (over them,
+    ``page`` answers with status 429); with ``may_create_guest`` a visitor not signed
+    in also counts against the guest-account limit (the view signs them in as a new
+    guest first)."""
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -74,7 +74,7 @@ def limit_match_creation(*, may_create_guest: bool = False) -> Callable[[View], 
                 for bucket, who, limit in checks:
                     wait = hit(bucket, who, limit)
                     if wait:
-                        return _refused(request, "new matches", wait)
+                        return _refused(request, page, "new matches", wait)
             return view(request, *args, **kwargs)
 
         return wrapped
@@ -82,16 +82,20 @@ def limit_match_creation(*, may_create_guest: bool = False) -> Callable[[View], 
     return decorate
 
 
-def limit_guest_creation(view: View) -> View:
-    """A POST that signs a visitor in as a new guest counts against the address."""
+def limit_guest_creation(*, page: View) -> Callable[[View], View]:
+    """A POST that signs a visitor in as a new guest counts against the address (over
+    the limit, ``page`` answers with status 429)."""
 
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        if request.method == "POST" and not request.user.is_authenticated:
-            address = get_client_ip(request) or "unknown"
-            wait = hit("guest-ip", address, settings.GUEST_CREATE_IP_LIMIT)
-            if wait:
-                return _refused(request, "guest accounts", wait)
-        return view(request, *args, **kwargs)
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method == "POST" and not request.user.is_authenticated:
+                address = get_client_ip(request) or "unknown"
+                wait = hit("guest-ip", address, settings.GUEST_CREATE_IP_LIMIT)
+                if wait:
+                    return _refused(request, page, "guest accounts", wait)
+            return view(request, *args, **kwargs)
 
-    return wrapped
+        return wrapped
+
+    return decorate

@@ -15,10 +15,52 @@ from django.utils import timezone
 
 from games import messages
 from games.engine import HandState, MatchState, RuleSet
+from games.errors import HandNotOverError
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
-from games.services.errors import HandNotOverError
 
 Audience = int | None  # a seat index, or None for spectators
+
+
+def match_get(*, match_id: int) -> Match | None:
+    """The match of that id, or None."""
+    return Match.objects.filter(pk=match_id).first()
+
+
+def match_by_invite(*, token: str) -> Match | None:
+    """The match an invitation link names, or None."""
+    return Match.objects.filter(invite_token=token).first()
+
+
+def match_version(*, match_id: int) -> tuple[int, str]:
+    """The match's ``(version, status)`` now (``(0, "")`` if it is gone)."""
+    return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
+
+
+def invite_host(*, match: Match) -> Seat | None:
+    """The seat of whoever sent the invitation to ``match`` (the first one taken)."""
+    return match.seats.select_related("user").first()
+
+
+def hand_get(*, match: Match, number: int, finished: bool = False) -> Hand | None:
+    """Hand ``number`` of ``match`` (with ``finished``, only once it has a result)."""
+    hands = Hand.objects.filter(match=match, number=number)
+    return (hands.filter(result__isnull=False) if finished else hands).first()
+
+
+def active_match_ids(*, user: Any) -> list[int]:
+    """The matches ``user`` plays now, oldest start first."""
+    return list(
+        Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE)
+        .order_by("started_at").values_list("pk", flat=True).distinct()
+    )
+
+
+def finished_match_ids(*, user: Any, since: Any = None, most: int) -> list[int]:
+    """The newest ``most`` finished matches of ``user`` (created at or after ``since``)."""
+    matches = Match.objects.filter(seats__user=user, status=Match.Status.FINISHED).distinct()
+    if since is not None:
+        matches = matches.filter(created_at__gte=since)
+    return list(matches.order_by("-created_at", "-pk").values_list("pk", flat=True)[:most])
 
 
 def seat_for_user(*, match: Match, user: Any) -> int | None:
@@ -124,7 +166,9 @@ def hand_replay(*, hand: Hand) -> list[dict[str, Any]]:
         raise HandNotOverError()
     rules = RuleSet.from_dict(hand.match.rules)
     state = HandState.deal(rules, hand.dealer, bytes(hand.seed))
-    steps = [{"move": None, "views": [state.player_view(0), state.player_view(1)]}]
+    steps: list[dict[str, Any]] = [
+        {"move": None, "views": [state.player_view(0), state.player_view(1)]}
+    ]
     for move in Move.objects.filter(hand=hand).order_by("seq"):
         state, _events = state.apply(move.action)
         steps.append(

@@ -4,26 +4,29 @@ renders; the live game itself runs over the WebSocket (games/consumers.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from games import selectors, services
 from games.analysis import selectors as analysis_selectors
-from games.analysis.services import hint_allowed
+from games.analysis.selectors import hint_allowed
+from games.errors import ServiceError
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
+from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
-from games.services.errors import ServiceError
+from ginsite.http import SignedInRequest, required_user
 
+T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
 RESULT_LABELS = {
     "knock": "Knock",
@@ -57,10 +60,8 @@ def _match_rows(user: Any) -> dict[str, list[dict[str, Any]]]:
         other = next((s for s in seats if s is not mine), None)
         if other is None:
             opponent = "waiting for an opponent"
-        elif other.bot_level:
-            opponent = f"Computer ({other.bot_level})"
         else:
-            opponent = other.user.display_name if other.user else "deleted player"
+            opponent = seat_name(other)
         row = {
             "match": match,
             "opponent": opponent,
@@ -99,13 +100,20 @@ def home(request: HttpRequest) -> HttpResponse:
     return _render_home(request, _lobby_forms())
 
 
+def _found(row: T | None) -> T:
+    """The row a page shows, or a 404."""
+    if row is None:
+        raise Http404("Not found.")
+    return row
+
+
 def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
     messages.error(request, error.message)
     return redirect("games:home")
 
 
 @require_POST
-@limit_guest_creation
+@limit_guest_creation(page=home)
 def play_guest(request: HttpRequest) -> HttpResponse:
     """Play without registering: a guest account is created and signed in."""
     if not request.user.is_authenticated:
@@ -118,7 +126,7 @@ def play_guest(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@limit_match_creation(may_create_guest=True)
+@limit_match_creation(page=home, may_create_guest=True)
 def play_computer(request: HttpRequest) -> HttpResponse:
     """Start a match against the computer; an anonymous visitor plays as a guest."""
     forms = _lobby_forms(request.POST, "computer")
@@ -129,7 +137,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         login(request, services.guest_user_create(), backend=GUEST_BACKEND)
     try:
         match = services.match_create_computer(
-            user=request.user,
+            user=required_user(request),
             level=form.cleaned_data["level"],
             rules=form.rules(),
             variant=form.cleaned_data["variant"],
@@ -149,7 +157,7 @@ def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:
 
 
 @require_POST
-@limit_match_creation()
+@limit_match_creation(page=home)
 def play_friend(request: HttpRequest) -> HttpResponse:
     """Create a match waiting for a friend; its page shows the invite link."""
     refused = _registered_or_redirect(request)
@@ -161,7 +169,7 @@ def play_friend(request: HttpRequest) -> HttpResponse:
         return _render_home(request, forms, status=400)
     try:
         match = services.match_create_invite(
-            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+            user=required_user(request), rules=form.rules(), variant=form.cleaned_data["variant"]
         )
     except ServiceError as error:
         return _service_error(request, error)
@@ -169,7 +177,7 @@ def play_friend(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-@limit_match_creation()
+@limit_match_creation(page=home)
 def play_quick(request: HttpRequest) -> HttpResponse:
     """Join the quick-match queue: paired at once, or wait on the lobby page."""
     refused = _registered_or_redirect(request)
@@ -181,7 +189,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
         return _render_home(request, forms, status=400)
     try:
         match = services.quickmatch_enqueue(
-            user=request.user, rules=form.rules(), variant=form.cleaned_data["variant"]
+            user=required_user(request), rules=form.rules(), variant=form.cleaned_data["variant"]
         )
     except ServiceError as error:
         return _service_error(request, error)
@@ -195,7 +203,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
 @login_required
 def quick_cancel(request: HttpRequest) -> HttpResponse:
     """Leave the quick-match queue."""
-    if services.quickmatch_cancel(user=request.user):
+    if services.quickmatch_cancel(user=required_user(request)):
         messages.info(request, "You left the quick-match queue.")
     return redirect("games:home")
 
@@ -211,9 +219,9 @@ def quick_status(request: HttpRequest) -> JsonResponse:
 
 
 @login_required
-def join(request: HttpRequest, token: str) -> HttpResponse:
+def join(request: SignedInRequest, token: str) -> HttpResponse:
     """The invite link: GET shows who invites and the rules; POST takes the seat."""
-    match = Match.objects.filter(invite_token=token).first()
+    match = selectors.match_by_invite(token=token)
     if match is None:
         raise Http404("This invitation does not exist.")
     if request.method == "POST":
@@ -224,7 +232,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("games:table", match_id=match.pk)
     if selectors.seat_for_user(match=match, user=request.user) is not None:
         return redirect("games:table", match_id=match.pk)
-    host = match.seats.select_related("user").first()
+    host = selectors.invite_host(match=match)
     closed = match.status == Match.Status.CANCELLED or (
         match.status == Match.Status.WAITING
         and match.created_at <= timezone.now() - services.matches.INVITE_TTL
@@ -234,7 +242,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "games/join.html",
         {
             "match": match,
-            "host": host.user.display_name if host and host.user else "a player",
+            "host": seat_name(host) if host else "a player",
             "summary": rules_summary(match.rules, match.variant),
             "taken": match.status in (Match.Status.ACTIVE, Match.Status.FINISHED),
             "closed": services.matches.invite_closed_sentence(match) if closed else "",
@@ -246,7 +254,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 def table(request: HttpRequest, match_id: int) -> HttpResponse:
     """The table page; the game state itself arrives over the WebSocket."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _found(selectors.match_get(match_id=match_id))
     you = selectors.seat_for_user(match=match, user=request.user)
     if match.status == Match.Status.CANCELLED:
         return render(request, "games/invite_closed.html", {"match": match, "you": you})
@@ -285,9 +293,9 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
 @login_required
 def cancel_invite(request: HttpRequest, match_id: int) -> HttpResponse:
     """The host withdraws a friend invitation nobody has accepted yet."""
-    match = get_object_or_404(Match, pk=match_id)
+    match = _found(selectors.match_get(match_id=match_id))
     try:
-        services.match_cancel_invite(match=match, user=request.user)
+        services.match_cancel_invite(match=match, user=required_user(request))
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("games:table", match_id=match.pk)
@@ -305,7 +313,7 @@ def _visible_match(request: HttpRequest, match_id: int) -> Match:
     """A match whose record may be read. Anyone may watch a match, so anyone may read
     its finished hands (a spectator saw each showdown); a hand still in play is never
     in the record (``selectors.hand_replay`` refuses it)."""
-    return get_object_or_404(Match, pk=match_id)
+    return _found(selectors.match_get(match_id=match_id))
 
 
 def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -331,7 +339,7 @@ def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def _replay_steps(request: HttpRequest, match_id: int, number: int) -> tuple[Match, Hand, list]:
     match = _visible_match(request, match_id)
-    hand = get_object_or_404(Hand, match=match, number=number)
+    hand = _found(selectors.hand_get(match=match, number=number))
     try:
         steps = selectors.hand_replay(hand=hand)
     except ServiceError as error:

@@ -104,7 +104,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3",
+            "NAME": str(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
             # Writers queue (BEGIN IMMEDIATE) rather than fail: the live table, the
             # in-process tasks and the analysis thread write from their own threads, and
             # a deferred transaction's upgrade from reader to writer fails at once with

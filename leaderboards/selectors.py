@@ -23,11 +23,14 @@ from accounts.models import User
 from games.models import Match, Seat
 from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import Period, period_containing
-from leaderboards.services import COMPUTER_BOARD_LEVELS
 
 TOP_ROWS = 100
 PAST_BOARDS_LISTED = 12
 CHART_POINTS = 200
+
+#: The computer levels that have a board (win rate against them); easy and medium have
+#: none: nearly every regular wins there (templates/leaderboards/computer.html says so).
+COMPUTER_BOARD_LEVELS = ("hard", "expert")
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,10 +230,11 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         refresh_every=refresh_every(),
     )
     viewer_id = _viewer_id(viewer)
-    registered = viewer_id is not None and not viewer.is_guest
+    # A registered viewer's id (a guest has no board standing).
+    registered = viewer_id if viewer is not None and not viewer.is_guest else None
     if board is None:
-        if registered:
-            page.viewer_matches = _rated_matches_in(period, viewer_id)
+        if registered is not None:
+            page.viewer_matches = _rated_matches_in(period, registered)
         return page
     page.rows, own = _ranked_rows(
         table=BoardEntry._meta.db_table,
@@ -240,8 +244,8 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         params={"board": board.pk},
         viewer_id=viewer_id,
     )
-    if own is None and registered:
-        page.viewer_matches = _rated_matches_in(period, viewer_id)
+    if own is None and registered is not None:
+        page.viewer_matches = _rated_matches_in(period, registered)
     if own is not None:
         qualified = own["rank"] is not None
         page.viewer = ViewerStanding(

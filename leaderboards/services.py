@@ -9,6 +9,7 @@ touched again. Ratings are applied once per rated match under row locks.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -17,20 +18,21 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
+from ginsite.errors import AppError
 from leaderboards import glicko2
 from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import Period, PeriodKind, period_containing
+from leaderboards.selectors import COMPUTER_BOARD_LEVELS
 
 #: A period is finalised this long after it ends, so a match whose transaction set
 #: ``finished_at`` just before midnight and committed just after still counts.
 FINALISE_GRACE = timedelta(minutes=2)
-#: The computer levels that have a board (win rate against them); easy and medium have
-#: none: nearly every regular wins there (templates/leaderboards/computer.html says so).
-COMPUTER_BOARD_LEVELS = ("hard", "expert")
 
 
-class BoardError(Exception):
+class BoardError(AppError):
     """A board cannot be computed as asked (future period, final board)."""
+
+    code = "board_refused"
 
 
 def _tables() -> dict[str, str]:
@@ -165,7 +167,7 @@ def board_recompute(*, period: Period, now: datetime, refinalise: bool = False) 
         )
         if board.is_final and not refinalise:
             return board
-        params = {
+        params: dict[str, Any] = {
             "board": board.pk,
             "min_matches": settings.LEADERBOARD_MIN_MATCHES,
             "finished": Match.Status.FINISHED.value,
@@ -201,7 +203,7 @@ def computer_boards_recompute() -> None:
     """Recompute the all-time win-rate board against each computer level in
     ``COMPUTER_BOARD_LEVELS`` (idempotent like the period boards)."""
     for level in COMPUTER_BOARD_LEVELS:
-        params = {
+        params: dict[str, Any] = {
             "level": level,
             "min_matches": settings.LEADERBOARD_MIN_COMPUTER_MATCHES,
             "finished": Match.Status.FINISHED.value,
@@ -227,8 +229,8 @@ def rating_apply_match(*, match_id: int) -> bool:
         if match is None:
             return False
         seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-        users = [seat.user for seat in seats]
-        if len(seats) != 2 or any(u is None or u.is_guest for u in users):
+        users = [seat.user for seat in seats if seat.user is not None]
+        if len(seats) != 2 or len(users) != 2 or any(u.is_guest for u in users):
             return False
         user_ids = sorted(u.pk for u in users)
         if user_ids[0] == user_ids[1]:
@@ -243,17 +245,18 @@ def rating_apply_match(*, match_id: int) -> bool:
         }
         if RatingChange.objects.filter(match=match).exists():
             return False
-        before = {seat.index: ratings[seat.user_id].as_glicko() for seat in seats}
+        user_of = {seat.index: user.pk for seat, user in zip(seats, users, strict=True)}
+        before = {seat.index: ratings[user_of[seat.index]].as_glicko() for seat in seats}
         when = match.finished_at or timezone.now()
         changes = []
         for seat in seats:
             opponent = before[1 - seat.index]
             result = glicko2.GameResult(opponent, _match_score(match, seat.index))
             new = glicko2.rate(before[seat.index], [result])
-            rating = ratings[seat.user_id]
+            rating = ratings[user_of[seat.index]]
             changes.append(
                 RatingChange(
-                    user_id=seat.user_id,
+                    user_id=user_of[seat.index],
                     match=match,
                     rating_before=rating.rating,
                     rating=new.rating,

@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from ginsite.http import signed_in_user
 from leaderboards import selectors
 from leaderboards.periods import Period, PeriodKind, month_period, period_containing, week_period
 
@@ -27,7 +28,7 @@ def _period_board(
             raise Http404("No such period") from error
         if period.start > now:
             raise Http404("This period has not started yet")
-    page = selectors.board_page(period=period, viewer=request.user, now=now)
+    page = selectors.board_page(period=period, viewer=signed_in_user(request), now=now)
     return render(request, "leaderboards/board.html", {"page": page, "tab": kind.value})
 
 
@@ -46,20 +47,22 @@ def month_board(
 
 
 def rating_board(request: HttpRequest) -> HttpResponse:
-    page = selectors.rating_page(viewer=request.user)
+    page = selectors.rating_page(viewer=signed_in_user(request))
     return render(request, "leaderboards/rating.html", {"page": page, "tab": "rating"})
 
 
 def bot_rating_board(request: HttpRequest) -> HttpResponse:
     """The rating board of BOT accounts (docs/bot-api.md)."""
-    page = selectors.rating_page(viewer=request.user, bots=True)
+    page = selectors.rating_page(viewer=signed_in_user(request), bots=True)
     return render(request, "leaderboards/rating.html", {"page": page, "tab": "bots"})
 
 
 def computer_board(request: HttpRequest, level: str = "hard") -> HttpResponse:
     try:
         page = selectors.computer_page(
-            level=level, viewer=request.user, min_matches=settings.LEADERBOARD_MIN_COMPUTER_MATCHES
+            level=level,
+            viewer=signed_in_user(request),
+            min_matches=settings.LEADERBOARD_MIN_COMPUTER_MATCHES,
         )
     except ValueError as error:
         raise Http404(str(error)) from error

@@ -10,7 +10,8 @@ layer, and database connections opened in threads close after use.
 """
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from channels.layers import channel_layers
@@ -137,3 +138,19 @@ def wait_for_a_quiet_database(timeout: float = 10.0) -> None:
             busy = cursor.fetchone()[0]
         quiet = 0 if busy else quiet + 1
         time.sleep(0.05)
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., Any]:
+    """tests/factories.py's ``create_user``, with the database."""
+    from tests.factories import create_user
+
+    return create_user
+
+
+@pytest.fixture
+def moderator(db: None) -> Any:
+    """A moderator (tests/factories.py)."""
+    from tests.factories import create_moderator
+
+    return create_moderator()

@@ -18,10 +18,21 @@ from games.bots.analysis import LABELS, accuracy
 from games.models import Hand, Match, Seat
 
 from .models import HandAnalysis, Hint
-from .services import hint_allowed
 
 API_FIELDS = ("ply", "seat", "played", "best", "loss", "label")
 CHART_MATCHES = 50
+
+
+def hint_allowed(match: Match) -> bool:
+    """Hints exist only in unrated matches against the computer (never in rated,
+    quick, friend or tournament matches)."""
+    return match.kind == Match.Kind.COMPUTER and not match.rated and not _in_tournament(match)
+
+
+def _in_tournament(match: Match) -> bool:
+    # Tournaments are a planned kind of match; a match that belongs to one (by a
+    # field or a kind of that name) never gets hints.
+    return match.kind == "tournament" or getattr(match, "tournament_id", None) is not None
 
 
 def can_read(*, match: Match, user: Any) -> bool:

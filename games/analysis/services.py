@@ -3,7 +3,7 @@ sure every finished hand gets analysed, and hints.
 
 ``hand_finished`` is what live play calls (on commit) when a hand ends: the
 analysis then runs on the "analysis" Celery queue, or in the embedded mode on the
-background thread of ``games.analysis.embedded``; never on the path of a move.
+background thread of ginsite/runtime.py's scheduler; never on the path of a move.
 """
 
 from __future__ import annotations
@@ -12,18 +12,17 @@ import logging
 import random
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.bots import choose_action
 from games.bots.analysis import LABELS, Setting, analyse_hand
 from games.engine import HandState, RuleSet
-from games.models import Hand, Match, Move, Seat
-from games.services.errors import (
+from games.errors import (
     MatchNotStartedError,
     MatchOverError,
     NotAPlayerError,
@@ -31,8 +30,14 @@ from games.services.errors import (
     ServiceError,
     StaleVersionError,
 )
+from games.models import Hand, Match, Move, Seat
+from ginsite import runtime
 
 from .models import HandAnalysis, Hint
+from .selectors import hint_allowed
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -50,15 +55,9 @@ class HintNotAllowedError(ServiceError):
 
 
 def hand_finished(hand_id: int) -> None:
-    """Have the finished hand analysed, off the request path (called on commit)."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        from . import embedded
-
-        embedded.submit(hand_id)
-        return
-    from . import tasks
-
-    tasks.hand_analyse.delay(hand_id)
+    """Have the finished hand analysed, off the request path (called on commit): the
+    "analysis" queue's worker, or the embedded mode's background thread."""
+    runtime.scheduler().run_in_background("analysis.hand_analyse", {"hand_id": hand_id})
 
 
 def analysis_setting() -> Setting:
@@ -138,19 +137,16 @@ def analysis_sweep(*, now: datetime | None = None) -> int:
     return len(ids)
 
 
-def hint_allowed(match: Match) -> bool:
-    """Hints exist only in unrated matches against the computer (never in rated,
-    quick, friend or tournament matches)."""
-    return match.kind == Match.Kind.COMPUTER and not match.rated and not _in_tournament(match)
+def hint_request_on_thread(*, match_id: int, user: User, version: int | None) -> dict[str, Any]:
+    """``hint_request`` on a thread of its own (the expert thinks for a fraction of a
+    second): its database connection closes here, as no request cycle will close it."""
+    try:
+        return hint_request(match_id=match_id, user=user, version=version)
+    finally:
+        connections.close_all()
 
 
-def _in_tournament(match: Match) -> bool:
-    # Tournaments are a planned kind of match; a match that belongs to one (by a
-    # field or a kind of that name) never gets hints.
-    return match.kind == "tournament" or getattr(match, "tournament_id", None) is not None
-
-
-def hint_request(*, match_id: int, user: Any, version: int | None = None) -> dict[str, Any]:
+def hint_request(*, match_id: int, user: User, version: int | None = None) -> dict[str, Any]:
     """The expert's suggested action for the caller's position, counted once per
     position: ``{"action", "version", "hints_used"}``. Refuses (changing nothing)
     outside unrated matches against the computer, for anyone but the player, when

@@ -10,29 +10,26 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import sync_to_async
-from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
+from games import selectors as game_selectors
 from games.api.auth import api_endpoint
-from games.models import Hand, Match
-from games.services.errors import ServiceError
+from ginsite.errors import AppError, error_response
+from ginsite.http import ApiRequest
 
 from . import selectors, services
 
-HINT_STATUS = {"not_a_player": 403, "hint_not_allowed": 403}
-
 
 def _refusal(code: str, message: str, status: int) -> JsonResponse:
-    return JsonResponse({"code": code, "message": message}, status=status)
+    return error_response(AppError(message, code=code, status=status))
 
 
 @api_endpoint("GET", token="optional")
-def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_analysis(request: ApiRequest, match_id: int) -> HttpResponse:
     """``GET /api/match/{id}/analysis`` (an API route: a session or an API token, no
     CSRF): for the match's players while it runs, for anyone once it is finished."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = game_selectors.match_get(match_id=match_id)
     if match is None:
         return _refusal("no_such_match", "This match does not exist.", 404)
     user = request.api_user or request.user
@@ -46,20 +43,13 @@ def match_analysis(request: HttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def hand_review(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """One finished hand's analysis for the replay page and the result dialog."""
-    match = get_object_or_404(Match, pk=match_id)
-    if not selectors.can_read(match=match, user=request.user):
+    match = game_selectors.match_get(match_id=match_id)
+    if match is None or not selectors.can_read(match=match, user=request.user):
         raise Http404("Only the players can see the record of a match in progress.")
-    hand = get_object_or_404(Hand, match=match, number=number, result__isnull=False)
+    hand = game_selectors.hand_get(match=match, number=number, finished=True)
+    if hand is None:
+        raise Http404("That hand is not over.")
     return JsonResponse(selectors.hand_review(hand=hand))
-
-
-def _hint(match_id: int, user: object, version: int | None) -> dict:
-    # Runs on a thread of its own (the expert thinks for a fraction of a second):
-    # close its database connection here, no request cycle will.
-    try:
-        return services.hint_request(match_id=match_id, user=user, version=version)
-    finally:
-        connections.close_all()
 
 
 async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -80,7 +70,9 @@ async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
         except (ValueError, TypeError):
             return _refusal("malformed_request", 'Send {"version": <number>} or nothing.', 400)
     try:
-        reply = await sync_to_async(_hint, thread_sensitive=False)(match_id, user, version)
-    except ServiceError as error:
-        return _refusal(error.code, error.message, HINT_STATUS.get(error.code, 409))
+        reply = await sync_to_async(services.hint_request_on_thread, thread_sensitive=False)(
+            match_id=match_id, user=user, version=version
+        )
+    except AppError as error:
+        return error_response(error)
     return JsonResponse(reply)

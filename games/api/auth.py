@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from games.ratelimits import hit
+from ginsite.http import ApiRequest
 
 from .tokens import api_token_authenticate
 
@@ -44,7 +45,7 @@ def bearer(request: HttpRequest) -> str | None:
 
 
 def check_request(
-    request: HttpRequest, methods: tuple[str, ...], token: str
+    request: ApiRequest, methods: tuple[str, ...], token: str
 ) -> HttpResponse | None:
     """Authenticate and count ``request``; a refusal, or None to go on."""
     request.api_user = None
@@ -84,7 +85,7 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
         if asyncio.iscoroutinefunction(view):
 
             @wraps(view)
-            async def wrapped_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            async def wrapped_async(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
                 refusal = await sync_to_async(check_request)(request, methods, token)
                 if refusal is not None:
                     return refusal
@@ -93,7 +94,7 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
             return csrf_exempt(wrapped_async)
 
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        def wrapped(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
             refusal = check_request(request, methods, token)
             if refusal is not None:
                 return refusal

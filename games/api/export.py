@@ -65,7 +65,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
         moves[move.hand_id].append(move)
     rules = RuleSet.from_dict(match.rules)
     final = match.final_score if over else score_match(
-        rules, [h.result for h in hands]
+        rules, [h.result for h in hands if h.result is not None]
     ).to_dict()
     return {
         "format": FORMAT,

@@ -5,49 +5,42 @@ docs/bot-api.md and a sentence) and changes nothing when it refuses."""
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
 
+from games import errors as game_errors
 from games.chat.selectors import blocked_between
 from games.engine import TARGET_SCORES, RuleSet
 from games.models import Match, Seat
-from games.services import errors as game_errors
 from games.services.matches import BOT_LEVELS, create_started_match, match_create_computer
+from ginsite.errors import AppError
 
 from . import events
 from .models import Challenge
+from .selectors import CHALLENGE_EXPIRY, open_challenges
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 VARIANTS = tuple(RuleSet.PRESETS)
 MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
-# A challenge not answered within this time expires: the person who sent it from a
-# page is gone by then, and a bot must not start a match against an empty seat.
-CHALLENGE_EXPIRY = timedelta(minutes=10)
 
 
-def open_challenges() -> Any:
-    """Challenges still waiting for an answer (created, not expired)."""
-    return Challenge.objects.filter(
-        status=Challenge.Status.CREATED, created_at__gte=timezone.now() - CHALLENGE_EXPIRY
-    )
+class ApiError(AppError):
+    """A refused bot-API request (its status from ginsite/errors.py's table)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message, code=code)
 
 
-class ApiError(Exception):
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-
-def _require_player(user: Any) -> None:
+def _require_player(user: User) -> None:
     if user.is_guest:
-        raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.", 403)
+        raise ApiError("guest_not_allowed", "Guests cannot use the bot API: sign up.")
 
 
-def bot_account_upgrade(*, user: Any) -> Any:
+def bot_account_upgrade(*, user: User) -> User:
     """Turn ``user`` into a BOT account for good: only an account that has never
     played a rated match (and is not a guest) can."""
     _require_player(user)
@@ -56,12 +49,11 @@ def bot_account_upgrade(*, user: Any) -> Any:
 
         locked = User.objects.select_for_update().get(pk=user.pk)
         if locked.is_bot:
-            raise ApiError("already_bot", "This account is already a BOT account.", 409)
+            raise ApiError("already_bot", "This account is already a BOT account.")
         if Seat.objects.filter(user=locked, match__rated=True).exists():
             raise ApiError(
                 "has_rated_matches",
                 "This account has played rated matches: create a new account for the bot.",
-                409,
             )
         locked.is_bot = True
         locked.save(update_fields=["is_bot"])
@@ -86,7 +78,7 @@ def settings_from(body: dict[str, Any]) -> tuple[str, RuleSet]:
     return variant, RuleSet.preset(variant).replace(target_score=target)
 
 
-def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge:
+def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> Challenge:
     """``user`` challenges ``dest`` with ``{"variant", "target", "rated"}``.
 
     Rated matches are between two people or between two BOT accounts, never a BOT
@@ -97,7 +89,7 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
     if not isinstance(rated, bool):
         raise ApiError("invalid_settings", "rated must be true or false.")
     if dest is None or not dest.is_active or dest.is_guest:
-        raise ApiError("no_such_player", "There is no such player.", 404)
+        raise ApiError("no_such_player", "There is no such player.")
     if dest.pk == user.pk:
         raise ApiError("challenge_self", "You cannot challenge yourself.")
     if rated and user.is_bot != dest.is_bot:
@@ -105,9 +97,9 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
             "invalid_settings", "A BOT plays rated matches against other BOT accounts only."
         )
     if blocked_between(user, dest):
-        raise ApiError("blocked", "You cannot challenge this player.", 403)
+        raise ApiError("blocked", "You cannot challenge this player.")
     if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
-        raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.", 429)
+        raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.")
     with transaction.atomic():
         challenge = Challenge.objects.create(
             challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
@@ -118,7 +110,7 @@ def challenge_create(*, user: Any, dest: Any, body: dict[str, Any]) -> Challenge
     return challenge
 
 
-def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
+def _open_challenge(challenge_id: Any, *, user: User, side: str) -> Challenge:
     challenge = (
         Challenge.objects.select_for_update()
         .select_related("challenger", "dest")
@@ -126,23 +118,23 @@ def _open_challenge(challenge_id: Any, *, user: Any, side: str) -> Challenge:
         .first()
     )
     if challenge is None or user.pk not in (challenge.challenger_id, challenge.dest_id):
-        raise ApiError("not_found", "There is no such challenge.", 404)
+        raise ApiError("not_found", "There is no such challenge.")
     if getattr(challenge, f"{side}_id") != user.pk:
-        raise ApiError("not_allowed", f"Only the {side} can do that.", 403)
+        raise ApiError("not_allowed", f"Only the {side} can do that.")
     if challenge.status != Challenge.Status.CREATED:
-        raise ApiError("challenge_closed", f"This challenge is {challenge.status}.", 409)
+        raise ApiError("challenge_closed", f"This challenge is {challenge.status}.")
     if challenge.created_at < timezone.now() - CHALLENGE_EXPIRY:
-        raise ApiError("challenge_closed", "This challenge has expired.", 409)
+        raise ApiError("challenge_closed", "This challenge has expired.")
     return challenge
 
 
-def challenge_accept(*, user: Any, challenge_id: int) -> Match:
+def challenge_accept(*, user: User, challenge_id: int) -> Match:
     """The challenged account accepts: the match starts (seats drawn at random)."""
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="dest")
         challenger = challenge.challenger
         if not challenger.is_active:
-            raise ApiError("challenge_closed", "The challenger's account is closed.", 409)
+            raise ApiError("challenge_closed", "The challenger's account is closed.")
         players = [challenger, challenge.dest]
         if secrets.randbelow(2):
             players.reverse()
@@ -156,7 +148,7 @@ def challenge_accept(*, user: Any, challenge_id: int) -> Match:
     return match
 
 
-def challenge_decline(*, user: Any, challenge_id: int) -> Challenge:
+def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="dest")
         challenge.status = Challenge.Status.DECLINED
@@ -168,7 +160,7 @@ def challenge_decline(*, user: Any, challenge_id: int) -> Challenge:
     return challenge
 
 
-def challenge_cancel(*, user: Any, challenge_id: int) -> Challenge:
+def challenge_cancel(*, user: User, challenge_id: int) -> Challenge:
     with transaction.atomic():
         challenge = _open_challenge(challenge_id, user=user, side="challenger")
         challenge.status = Challenge.Status.CANCELED
@@ -179,7 +171,7 @@ def challenge_cancel(*, user: Any, challenge_id: int) -> Challenge:
     return challenge
 
 
-def computer_challenge(*, user: Any, body: dict[str, Any]) -> Match:
+def computer_challenge(*, user: User, body: dict[str, Any]) -> Match:
     """A match against the site's computer at ``level``, started at once."""
     level = body.get("level")
     if level not in BOT_LEVELS:

@@ -34,7 +34,7 @@ from games.models import Match
 from games.services import presence
 
 from . import events
-from .services import open_challenges
+from . import selectors as api_selectors
 
 logger = logging.getLogger(__name__)
 
@@ -87,13 +87,8 @@ class Subscription:
 
 
 def _opening_events(user: Any) -> list[dict[str, Any]]:
-    matches = (
-        Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE)
-        .order_by("started_at").values_list("pk", flat=True).distinct()
-    )
-    challenges = (
-        open_challenges().filter(dest=user).select_related("challenger").order_by("created_at")
-    )
+    matches = selectors.active_match_ids(user=user)
+    challenges = api_selectors.challenges_to(user=user)
     return [
         *({"type": "matchStart", "match": {"id": pk}} for pk in matches),
         *({"type": "challenge", "challenge": events.challenge_json(c)} for c in challenges),
@@ -140,7 +135,7 @@ def _over(message: dict[str, Any]) -> bool:
 
 
 def _status(match_id: int) -> tuple[int, str]:
-    return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
+    return selectors.match_version(match_id=match_id)
 
 
 async def match_stream(user: Any, match_id: int, seat: int) -> AsyncIterator[bytes]:

@@ -10,12 +10,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
 
+from ginsite.errors import AppError
+
 from .models import ApiToken
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 PREFIX = "gin_"
 MAX_TOKENS = 20  # live tokens per account
@@ -23,20 +28,18 @@ MAX_TOKENS = 20  # live tokens per account
 LAST_USED_PRECISION = timedelta(seconds=60)
 
 
-class TokenError(Exception):
+class TokenError(AppError):
     """A refused token request: ``code`` for programs, ``message`` for people."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
 
 
 def token_hash(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def api_token_create(*, user: Any, name: str = "") -> tuple[ApiToken, str]:
+def api_token_create(*, user: User, name: str = "") -> tuple[ApiToken, str]:
     """A new token for ``user``; returns the row and the token (shown once)."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         raise TokenError("not_allowed", "Sign in to create API tokens.")
@@ -56,7 +59,7 @@ def api_token_create(*, user: Any, name: str = "") -> tuple[ApiToken, str]:
     return token, raw
 
 
-def api_token_revoke(*, user: Any, token_id: int) -> ApiToken:
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
     """Revoke one of ``user``'s tokens for good (revoking twice changes nothing)."""
     token = ApiToken.objects.filter(pk=token_id, user=user).first()
     if token is None:
@@ -85,5 +88,5 @@ def api_token_authenticate(raw: str) -> ApiToken | None:
     return token
 
 
-def tokens_for_user(*, user: Any) -> list[ApiToken]:
+def tokens_for_user(*, user: User) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user))

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import (
     Http404,
     HttpRequest,
@@ -23,38 +22,31 @@ from django.http import (
     JsonResponse,
     StreamingHttpResponse,
 )
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
-from games.chat.services import ChatError, chat_post
-from games.models import Match, Seat
+from games.chat.services import chat_post
+from games.models import Match
 from games.ratelimits import hit
-from games.services.errors import ServiceError
+from ginsite.errors import AppError
+from ginsite.http import ApiRequest, SignedInRequest
 
 from . import export, services, streams, tokens
+from . import selectors as api_selectors
 from .auth import api_endpoint, error_response
 from .models import Challenge
 
 MAX_BODY_BYTES = 4096
 MAX_EXPORTS = 300
-# Status of each refusal code of the games services on the API.
-SERVICE_STATUS = {
-    "malformed_action": 400, "illegal_action": 400, "invalid_settings": 400,
-    "not_a_player": 403, "guest_not_allowed": 403, "bot_not_allowed": 403,
-    "stale_version": 409, "not_your_turn": 409, "match_over": 409,
-    "match_not_started": 409, "match_not_over": 409,
-}
-CHAT_STATUS = {"muted": 403, "chat_not_allowed": 403, "not_a_player": 403,
-               "rate_limited": 429}
 
 
-def refused(error: ServiceError | services.ApiError) -> JsonResponse:
-    if isinstance(error, services.ApiError):
-        return error_response(error.status, error.code, error.message)
-    return error_response(SERVICE_STATUS.get(error.code, 400), error.code, error.message)
+def refused(error: AppError) -> JsonResponse:
+    """A refusal of a service, with its status from ginsite/errors.py."""
+    return error_response(error.status, error.code, error.message)
 
 
 def read_body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
@@ -80,7 +72,7 @@ def ndjson(iterator: Any) -> StreamingHttpResponse:
     return response
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -88,7 +80,7 @@ def _is_int(value: Any) -> bool:
 
 
 def export_response(match_id: int) -> JsonResponse:
-    match = Match.objects.filter(pk=match_id).first()
+    match = selectors.match_get(match_id=match_id)
     if match is None:
         return error_response(404, "not_found", "There is no such match.")
     if match.status == Match.Status.WAITING:
@@ -116,15 +108,6 @@ def _since(text: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _finished_match_ids(user: Any, since: datetime | None, most: int) -> list[int]:
-    matches = Match.objects.filter(
-        Q(seats__user=user), status=Match.Status.FINISHED
-    ).distinct()
-    if since is not None:
-        matches = matches.filter(created_at__gte=since)
-    return list(matches.order_by("-created_at", "-pk").values_list("pk", flat=True)[:most])
-
-
 async def _exports(ids: list[int]) -> Any:
     for match_id in ids:
         document = await streams.db(export.match_export)(match=Match(pk=match_id))
@@ -132,7 +115,7 @@ async def _exports(ids: list[int]) -> Any:
 
 
 @api_endpoint("GET", token="optional")
-async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
+async def user_matches(request: ApiRequest, username: str) -> HttpResponseBase:
     """``GET /api/user/<username>/matches``: finished matches, newest first, NDJSON."""
     user = await sync_to_async(user_by_username)(username=username)
     if user is None:
@@ -145,7 +128,7 @@ async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
                               "max is a whole number; since is milliseconds or ISO 8601.")
     if not 1 <= most <= MAX_EXPORTS:
         return error_response(400, "bad_request", f"max must be between 1 and {MAX_EXPORTS}.")
-    ids = await sync_to_async(_finished_match_ids)(user, since, most)
+    ids = await sync_to_async(selectors.finished_match_ids)(user=user, since=since, most=most)
     return ndjson(_exports(ids))
 
 
@@ -153,13 +136,13 @@ async def user_matches(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @api_endpoint("GET")
-def account(request: HttpRequest) -> JsonResponse:
+def account(request: ApiRequest) -> JsonResponse:
     user = request.api_user
     return JsonResponse({"id": user.pk, "username": user.username, "bot": user.is_bot})
 
 
 @api_endpoint("POST")
-def bot_upgrade(request: HttpRequest) -> JsonResponse:
+def bot_upgrade(request: ApiRequest) -> JsonResponse:
     body = read_body(request)
     if isinstance(body, JsonResponse):
         return body
@@ -171,20 +154,20 @@ def bot_upgrade(request: HttpRequest) -> JsonResponse:
 
 
 @api_endpoint("GET")
-async def event_stream(request: HttpRequest) -> HttpResponse:
+async def event_stream(request: ApiRequest) -> HttpResponseBase:
     return ndjson(streams.event_stream(request.api_user))
 
 
 # --- challenges ---------------------------------------------------------------------------
 
 
-def _with_body(request: HttpRequest, call: Any) -> JsonResponse:
+def _with_body(request: ApiRequest, call: Any) -> JsonResponse:
     body = read_body(request)
     if isinstance(body, JsonResponse):
         return body
     try:
         return call(body)
-    except (services.ApiError, ServiceError) as error:
+    except AppError as error:
         return refused(error)
 
 
@@ -196,7 +179,7 @@ def _challenge_answer(challenge: Challenge) -> JsonResponse:
                                        "status": challenge.status}})
 
 
-def _match_limit(request: HttpRequest) -> JsonResponse | None:
+def _match_limit(request: ApiRequest) -> JsonResponse | None:
     """A request that would create a match counts against the account's limit of new
     matches, the same as the lobby's (games/ratelimits.py)."""
     wait = hit("match-user", str(request.api_user.pk), settings.MATCH_CREATE_LIMIT)
@@ -207,7 +190,7 @@ def _match_limit(request: HttpRequest) -> JsonResponse | None:
 
 
 @api_endpoint("POST")
-def challenge_create(request: HttpRequest, username: str) -> JsonResponse:
+def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
     refusal = _match_limit(request)
     if refusal is not None:
         return refusal
@@ -218,7 +201,7 @@ def challenge_create(request: HttpRequest, username: str) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_computer(request: HttpRequest) -> JsonResponse:
+def challenge_computer(request: ApiRequest) -> JsonResponse:
     refusal = _match_limit(request)
     if refusal is not None:
         return refusal
@@ -228,7 +211,7 @@ def challenge_computer(request: HttpRequest) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_accept(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_accept(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: JsonResponse(
         {"match": {"id": services.challenge_accept(user=request.api_user,
                                                     challenge_id=challenge_id).pk}}
@@ -236,14 +219,14 @@ def challenge_accept(request: HttpRequest, challenge_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def challenge_decline(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_decline(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: _challenge_answer(
         services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
     ))
 
 
 @api_endpoint("POST")
-def challenge_cancel(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_cancel(request: ApiRequest, challenge_id: int) -> JsonResponse:
     return _with_body(request, lambda body: _challenge_answer(
         services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
     ))
@@ -252,7 +235,7 @@ def challenge_cancel(request: HttpRequest, challenge_id: int) -> JsonResponse:
 # --- playing a match ------------------------------------------------------------------------
 
 
-def _bot_seat(request: HttpRequest, match_id: int) -> int | JsonResponse:
+def _bot_seat(request: ApiRequest, match_id: int) -> int | JsonResponse:
     """The BOT account's seat in the match, or the refusal."""
     user = request.api_user
     if not user.is_bot:
@@ -260,16 +243,17 @@ def _bot_seat(request: HttpRequest, match_id: int) -> int | JsonResponse:
             403, "not_a_bot",
             "Only BOT accounts play through the bot API: POST /api/bot/account/upgrade.",
         )
-    if not Match.objects.filter(pk=match_id).exists():
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
         return error_response(404, "not_found", "There is no such match.")
-    seat = Seat.objects.filter(match_id=match_id, user=user).values_list("index", flat=True)
-    if not seat:
+    seat = selectors.seat_for_user(match=match, user=user)
+    if seat is None:
         return error_response(403, "not_a_player", "You do not play in this match.")
-    return seat[0]
+    return seat
 
 
 @api_endpoint("GET")
-async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
+async def match_stream(request: ApiRequest, match_id: int) -> HttpResponseBase:
     seat = await sync_to_async(_bot_seat)(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -277,7 +261,7 @@ async def match_stream(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @api_endpoint("GET")
-def match_state(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_state(request: ApiRequest, match_id: int) -> JsonResponse:
     """The full ``state`` of the BOT's seat now (the WebSocket's answer to ``sync``)."""
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
@@ -288,7 +272,7 @@ def match_state(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @api_endpoint("POST")
-def match_action(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_action(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -305,13 +289,13 @@ def match_action(request: HttpRequest, match_id: int) -> JsonResponse:
             match=Match(pk=match_id), user=request.api_user, action=action,
             expected_version=version,
         )
-    except ServiceError as error:
+    except AppError as error:
         return refused(error)
     return JsonResponse({"version": match.version})
 
 
 @api_endpoint("POST")
-def match_resign(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_resign(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -320,13 +304,13 @@ def match_resign(request: HttpRequest, match_id: int) -> JsonResponse:
         return body
     try:
         match = game_services.match_resign(match=Match(pk=match_id), user=request.api_user)
-    except ServiceError as error:
+    except AppError as error:
         return refused(error)
     return JsonResponse({"ok": True, "version": match.version})
 
 
 @api_endpoint("POST")
-def match_chat(request: HttpRequest, match_id: int) -> JsonResponse:
+def match_chat(request: ApiRequest, match_id: int) -> JsonResponse:
     seat = _bot_seat(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
@@ -335,15 +319,15 @@ def match_chat(request: HttpRequest, match_id: int) -> JsonResponse:
         return body
     try:
         message = chat_post(user=request.api_user, text=body.get("text"), match_id=match_id)
-    except ChatError as error:
-        return error_response(CHAT_STATUS.get(error.code, 400), error.code, error.message)
+    except AppError as error:
+        return refused(error)
     return JsonResponse({"ok": True, "id": message.pk})
 
 
 # --- pages: API tokens, challenges from a profile ---------------------------------------------
 
 
-def _tokens_page(request: HttpRequest, *, new_token: str | None = None, error: str = "",
+def _tokens_page(request: SignedInRequest, *, new_token: str | None = None, error: str = "",
                  status: int = 200) -> HttpResponse:
     return render(
         request, "api/tokens.html",
@@ -354,7 +338,7 @@ def _tokens_page(request: HttpRequest, *, new_token: str | None = None, error: s
 
 
 @login_required
-def tokens_page(request: HttpRequest) -> HttpResponse:
+def tokens_page(request: SignedInRequest) -> HttpResponse:
     """The account's API tokens; POST creates one and shows it, this once."""
     if request.method != "POST":
         return _tokens_page(request)
@@ -367,7 +351,7 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
     try:
         tokens.api_token_revoke(user=request.user, token_id=token_id)
     except tokens.TokenError as error:
@@ -377,7 +361,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def profile_challenge(request: HttpRequest, username: str) -> HttpResponse:
+def profile_challenge(request: SignedInRequest, username: str) -> HttpResponse:
     """A person challenges a player (a BOT, typically) from their profile page."""
     dest = user_by_username(username=username)
     target = request.POST.get("target", "100")
@@ -395,10 +379,8 @@ def profile_challenge(request: HttpRequest, username: str) -> HttpResponse:
     return redirect("api:challenge_page", challenge_id=challenge.pk)
 
 
-def _own_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
-    challenge = Challenge.objects.select_related("dest", "challenger").filter(
-        pk=challenge_id
-    ).first()
+def _own_challenge(request: SignedInRequest, challenge_id: int) -> Challenge:
+    challenge = api_selectors.challenge_get(challenge_id=challenge_id)
     if challenge is None or request.user.pk not in (challenge.challenger_id, challenge.dest_id):
         raise Http404("No such challenge.")
     return challenge
@@ -406,7 +388,7 @@ def _own_challenge(request: HttpRequest, challenge_id: int) -> Challenge:
 
 @login_required
 @require_GET
-def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     if challenge.match_id is not None:
         return redirect("games:table", match_id=challenge.match_id)
@@ -416,21 +398,21 @@ def challenge_page(request: HttpRequest, challenge_id: int) -> HttpResponse:
 
 def _status_of(challenge: Challenge) -> str:
     if (challenge.status == Challenge.Status.CREATED
-            and not services.open_challenges().filter(pk=challenge.pk).exists()):
+            and not api_selectors.challenge_is_open(challenge=challenge)):
         return "expired"
     return challenge.status
 
 
 @login_required
 @require_GET
-def challenge_status(request: HttpRequest, challenge_id: int) -> JsonResponse:
+def challenge_status(request: SignedInRequest, challenge_id: int) -> JsonResponse:
     challenge = _own_challenge(request, challenge_id)
     return JsonResponse({"status": _status_of(challenge), "match_id": challenge.match_id})
 
 
 @login_required
 @require_POST
-def challenge_page_accept(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_accept(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     """A person accepts a challenge (from a bot, typically) from the lobby."""
     challenge = _own_challenge(request, challenge_id)
     try:
@@ -445,7 +427,7 @@ def challenge_page_accept(request: HttpRequest, challenge_id: int) -> HttpRespon
 
 @login_required
 @require_POST
-def challenge_page_decline(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_decline(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_decline(user=request.user, challenge_id=challenge.pk)
@@ -456,7 +438,7 @@ def challenge_page_decline(request: HttpRequest, challenge_id: int) -> HttpRespo
 
 @login_required
 @require_POST
-def challenge_page_cancel(request: HttpRequest, challenge_id: int) -> HttpResponse:
+def challenge_page_cancel(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_cancel(user=request.user, challenge_id=challenge.pk)

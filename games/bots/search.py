@@ -242,6 +242,7 @@ def _choose_draw(k: Knowledge, ev: Evaluator, search: Search, legal: list[Action
     if k.top is None or len(legal) < 2 or k.top in k.my_discards:
         return default
     take = find(legal, type="draw", source="discard")
+    assert take is not None  # the top of the discard pile may be taken: len(legal) >= 2
     other = next(a for a in legal if a is not take)
     other_move: Move = ("pass" if other["type"] == "pass" else "stock", k.top)
     take_move: Move = ("take", k.top)

@@ -6,6 +6,7 @@ need the ``accounts.moderate`` permission (the Moderators group) to act."""
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -16,6 +17,7 @@ from django.utils.translation import ngettext
 
 from accounts import services as moderation
 from accounts.models import Ban, Mute, Warning
+from ginsite.http import required_user
 
 from .models import ChatMessage, ChatReport, UserBlock, WordFilter
 from .selectors import message_context
@@ -108,7 +110,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
             )
         for message in queryset.select_related("author"):
             moderation.message_hide(
-                staff=request.user, message=message, reason=form.cleaned_data["reason"]
+                staff=required_user(request), message=message, reason=form.cleaned_data["reason"]
             )
         hidden = queryset.count()
         self.message_user(
@@ -132,7 +134,7 @@ def reason_page(
             "objects": queryset,
             "form": form,
             "action": action,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             "opts": queryset.model._meta,
         },
     )
@@ -175,7 +177,7 @@ class ChatReportAdmin(admin.ModelAdmin):
         for report in queryset.filter(status=ChatReport.Status.OPEN).select_related(
             "message__author"
         ):
-            moderation.report_dismiss(staff=request.user, report=report)
+            moderation.report_dismiss(staff=required_user(request), report=report)
             done += 1
         self.message_user(
             request,
@@ -203,7 +205,7 @@ class ChatReportAdmin(admin.ModelAdmin):
             if form.is_valid():
                 try:
                     done = moderation.report_resolve(
-                        staff=request.user,
+                        staff=required_user(request),
                         report=report,
                         action=form.cleaned_data["action"],
                         reason=form.cleaned_data["reason"],

@@ -59,6 +59,11 @@ def chat_can_read(*, user: User, match_id: int | None) -> bool:
     return settings.CHAT_SPECTATORS_CAN_READ or seat_of(user=user, match_id=match_id) is not None
 
 
+def message_get(*, message_id: int) -> ChatMessage | None:
+    """The chat message of that id, with its author, or None."""
+    return ChatMessage.objects.filter(pk=message_id).select_related("author").first()
+
+
 def message_to_dict(message: ChatMessage) -> dict:
     """The wire form: ``{id, author, seat, text, created_at}`` (text is plain text)."""
     return {
@@ -75,7 +80,7 @@ def chat_history(*, user: User, match_id: int | None, limit: int | None = None) 
     users ``user`` blocked."""
     limit = limit or settings.CHAT_HISTORY_SIZE
     messages = (
-        ChatMessage.objects.filter(match_id=match_id, hidden=False)
+        ChatMessage.objects.filter(Q(match_id=match_id), hidden=False)  # None: the lobby
         .exclude(author_id__in=blocked_user_ids(user=user))
         .select_related("author")
         .order_by("-created_at", "-id")[:limit]
@@ -86,7 +91,7 @@ def chat_history(*, user: User, match_id: int | None, limit: int | None = None) 
 def message_context(*, message: ChatMessage, around: int = 5) -> list[ChatMessage]:
     """The message with up to ``around`` messages before and after it in its room (hidden
     ones included: moderators see everything)."""
-    room = ChatMessage.objects.filter(match_id=message.match_id).select_related("author")
+    room = ChatMessage.objects.filter(Q(match_id=message.match_id)).select_related("author")
     before = room.filter(
         Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, id__lt=message.pk)
     ).order_by("-created_at", "-id")[:around]

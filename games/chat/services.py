@@ -14,19 +14,18 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import active_mute
+from ginsite.errors import AppError
 
 from . import broadcast
 from .models import ChatMessage, ChatReport, UserBlock, WordFilter
 from .selectors import blocked_user_ids, chat_can_read, message_to_dict, seat_of
 
 
-class ChatError(Exception):
+class ChatError(AppError):
     """A refused chat request: ``code`` for programs, ``message`` for people."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code)
 
 
 def mute_message(*, until: object, reason: str) -> str:

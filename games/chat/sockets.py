@@ -9,8 +9,11 @@ games/chat/services.py and selectors.py.
 """
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
+
+from ginsite.errors import AppError, error_frame
 
 from . import broadcast, selectors, services
 
@@ -22,7 +25,15 @@ class ChatSocketMixin:
     """Mix into an ``AsyncWebsocketConsumer`` (or its JSON subclass) before the base."""
 
     chat_match_id: int | None = None
-    chat_user = None
+    if TYPE_CHECKING:  # what the consumer this is mixed into provides
+        channel_layer: Any
+        channel_name: str
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                       close: bool = False) -> None: ...
+
+        async def close(self, code: int | None = None, reason: str | None = None) -> None: ...
+    chat_user: Any = None
     chat_blocked: frozenset[int] = frozenset()
     chat_groups: tuple[str, ...] = ()
 
@@ -36,7 +47,7 @@ class ChatSocketMixin:
             return payload
         return {"type": payload["type"], "version": getattr(self, "version", 0), **payload}
 
-    async def chat_connect(self, *, user: object, match_id: int | None) -> None:
+    async def chat_connect(self, *, user: Any, match_id: int | None) -> None:
         """Join ``user.<id>`` and, if the user may read the room, its group; then send
         ``chat_history``. Call after ``accept()``."""
         self.chat_user = user
@@ -75,12 +86,8 @@ class ChatSocketMixin:
             await database_sync_to_async(services.chat_post)(
                 user=self.chat_user, text=content.get("text"), match_id=self.chat_match_id
             )
-        except services.ChatError as error:
-            await self.chat_send(
-                self._chat_versioned(
-                    {"type": "error", "code": error.code, "message": error.message}
-                )
-            )
+        except AppError as error:
+            await self.chat_send(self._chat_versioned(error_frame(error)))
 
     # --- group events (see games/chat/broadcast.py) ---------------------------------
 

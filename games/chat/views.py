@@ -11,9 +11,10 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from ginsite.errors import AppError, error_body
+from ginsite.http import SignedInRequest
 
-from .models import ChatMessage
-from .selectors import chat_can_read, player_by_username
+from .selectors import chat_can_read, message_get, player_by_username
 from .services import ChatError, chat_report, user_block, user_unblock
 
 
@@ -38,19 +39,18 @@ def _reply(request: HttpRequest, status: int, body: dict) -> HttpResponse:
     return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
 
 
-def _error(request: HttpRequest, error: ChatError) -> HttpResponse:
-    status = 404 if error.code in {"no_such_message", "no_such_player"} else 400
-    return _reply(request, status, {"ok": False, "code": error.code, "message": error.message})
+def _error(request: HttpRequest, error: AppError) -> HttpResponse:
+    return _reply(request, error.status, {"ok": False, **error_body(error)})
 
 
-def _target(request: HttpRequest, data: dict) -> User:
+def _target(request: SignedInRequest, data: dict) -> User:
     """The player named by ``message`` (its author) or ``username``."""
     if data.get("message") not in (None, ""):
         try:
             message_id = int(data["message"])
         except (TypeError, ValueError):
             raise ChatError("no_such_message", "That message does not exist.") from None
-        message = ChatMessage.objects.filter(pk=message_id).select_related("author").first()
+        message = message_get(message_id=message_id)
         if message is None or not chat_can_read(user=request.user, match_id=message.match_id):
             raise ChatError("no_such_message", "That message does not exist.")
         return message.author
@@ -62,7 +62,7 @@ def _target(request: HttpRequest, data: dict) -> User:
 
 @login_required
 @require_POST
-def report(request: HttpRequest, message_id: int) -> HttpResponse:
+def report(request: SignedInRequest, message_id: int) -> HttpResponse:
     try:
         data = _payload(request)
         chat_report(
@@ -78,7 +78,7 @@ def report(request: HttpRequest, message_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def block(request: HttpRequest) -> HttpResponse:
+def block(request: SignedInRequest) -> HttpResponse:
     try:
         target = _target(request, _payload(request))
         user_block(blocker=request.user, blocked=target)
@@ -98,7 +98,7 @@ def block(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def unblock(request: HttpRequest) -> HttpResponse:
+def unblock(request: SignedInRequest) -> HttpResponse:
     try:
         target = _target(request, _payload(request))
         user_unblock(blocker=request.user, blocked=target)

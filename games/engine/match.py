@@ -208,7 +208,7 @@ class MatchState:
         """A match from stored parts: finished results in order (HandResult or their
         dicts, kept as given: only their outcomes are read) and the last hand dealt.
         The hand's result, if it is over, is among them."""
-        parsed = tuple(results)
+        parsed: tuple[HandResult | Mapping[str, Any], ...] = tuple(results)
         if first_dealer not in (0, 1) or forfeit not in (0, 1, None):
             raise ValueError("first dealer and forfeit must be seats 0 or 1")
         match = cls(

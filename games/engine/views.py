@@ -59,7 +59,7 @@ def player_view(state: HandState, seat: int) -> dict[str, Any]:
 
 def spectator_view(state: HandState) -> dict[str, Any]:
     """The view of someone watching: the public table only."""
-    view = {
+    view: dict[str, Any] = {
         "seat": None,
         "hand": [],
         "melds": [],

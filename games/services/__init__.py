@@ -1,11 +1,12 @@
 """Writes of the games app (HackSoft style: ``<entity>_<action>(*, ...)``).
 
 Everything a view, consumer or task may change goes through these functions;
-each raises a ``games.services.errors.ServiceError`` (with a protocol ``code``)
+each raises a ``games.errors.ServiceError`` (with a protocol ``code``)
 and changes nothing when it refuses.
 """
 
-from .errors import ServiceError
+from games.errors import ServiceError
+
 from .guests import guest_user_create
 from .matches import (
     invites_expire,

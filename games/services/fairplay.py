@@ -14,14 +14,16 @@ forgiven as they leave their windows. Everything takes ``now`` from the caller.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import F
 from django.utils import timezone
 
+from games.errors import RatedPlayBannedError
 from games.models import Match, RatedPlayBan, Seat
 
-from .errors import RatedPlayBannedError
+if TYPE_CHECKING:
+    from accounts.models import User
 
 ABANDONS_BEFORE_BAN = 3
 ABANDON_WINDOW = timedelta(hours=24)
@@ -38,10 +40,10 @@ def ban_length(previous_bans: int) -> timedelta:
     >>> str(ban_length(20))
     '1 day, 0:00:00'
     """
-    return min(FIRST_BAN * 2 ** min(previous_bans, 16), MAX_BAN)
+    return min(FIRST_BAN * (1 << min(previous_bans, 16)), MAX_BAN)
 
 
-def abandonments(*, user: Any, since: datetime, until: datetime) -> int:
+def abandonments(*, user: User, since: datetime, until: datetime) -> int:
     """Rated matches ``user`` lost by abandonment that ended in ``(since, until]``."""
     return Seat.objects.filter(
         user=user,
@@ -64,6 +66,7 @@ def match_finished(match: Match, seats: list[Seat], now: datetime) -> RatedPlayB
     if loser is None or loser.user_id is None:
         return None
     user = loser.user
+    assert user is not None  # the seat has a user_id
     left = abandonments(user=user, since=now - ABANDON_WINDOW, until=now)
     if left < ABANDONS_BEFORE_BAN:
         return None
@@ -78,7 +81,7 @@ def match_finished(match: Match, seats: list[Seat], now: datetime) -> RatedPlayB
     )
 
 
-def active_ban(*, user: Any, now: datetime | None = None) -> RatedPlayBan | None:
+def active_ban(*, user: User, now: datetime | None = None) -> RatedPlayBan | None:
     """The ban from rated play in force for ``user`` at ``now`` (the one ending last)."""
     if not getattr(user, "is_authenticated", False):
         return None
@@ -126,7 +129,7 @@ def ban_sentence(ban: RatedPlayBan, now: datetime) -> str:
     )
 
 
-def require_rated_play_allowed(user: Any, now: datetime | None = None) -> None:
+def require_rated_play_allowed(user: User, now: datetime | None = None) -> None:
     """Refuse (RatedPlayBannedError, with the time left) while ``user`` is banned."""
     now = now or timezone.now()
     ban = active_ban(user=user, now=now)
@@ -134,7 +137,7 @@ def require_rated_play_allowed(user: Any, now: datetime | None = None) -> None:
         raise RatedPlayBannedError(ban_sentence(ban, now))
 
 
-def ban_lift(*, ban: RatedPlayBan, staff: Any, now: datetime | None = None) -> bool:
+def ban_lift(*, ban: RatedPlayBan, staff: User, now: datetime | None = None) -> bool:
     """Staff end a ban early (the admin's action); False if it was over already."""
     now = now or timezone.now()
     if ban.lifted_at is not None or ban.until <= now:

@@ -11,17 +11,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
-from games.models import Match, Seat
-
-from . import fairplay, play
-from .errors import (
+from games.errors import (
     BotNotAllowedError,
     GuestNotAllowedError,
     InvalidSettingsError,
@@ -32,6 +29,12 @@ from .errors import (
     MatchOverError,
     NotAPlayerError,
 )
+from games.models import Match, Seat
+
+from . import fairplay, play
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
 #: An invitation nobody accepted closes this long after it was created.
@@ -55,7 +58,7 @@ def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> Rul
         raise InvalidSettingsError(f"Invalid rules: {error}.") from error
 
 
-def require_registered(user: Any) -> None:
+def require_registered(user: User) -> None:
     if not getattr(user, "is_authenticated", False):
         raise NotAPlayerError("Sign in to play.")
     if user.is_guest:
@@ -66,7 +69,7 @@ def require_registered(user: Any) -> None:
 
 def match_create_computer(
     *,
-    user: Any,
+    user: User,
     level: str,
     rules: RuleSet | Mapping[str, Any] | None = None,
     variant: str = "default",
@@ -90,7 +93,7 @@ def match_create_computer(
 
 
 def match_create_invite(
-    *, user: Any, rules: RuleSet | Mapping[str, Any] | None = None, variant: str = "default"
+    *, user: User, rules: RuleSet | Mapping[str, Any] | None = None, variant: str = "default"
 ) -> Match:
     """A friend match waiting for whoever opens its invite link (``invite_token``)."""
     require_registered(user)
@@ -105,7 +108,7 @@ def match_create_invite(
     return match
 
 
-def match_join_invite(*, user: Any, token: str) -> Match:
+def match_join_invite(*, user: User, token: str) -> Match:
     """Take the second seat of the invited match and start it (the first dealer is
     drawn at random). Opening one's own invite (or a match one already plays in)
     returns it unchanged."""
@@ -156,7 +159,7 @@ def _close_invite(match: Match, reason: str, now: datetime) -> None:
     play.publish_table(play.Locked(match=match, seats=seats, hand=None), now)
 
 
-def match_cancel_invite(*, match: Match, user: Any, now: datetime | None = None) -> Match:
+def match_cancel_invite(*, match: Match, user: User, now: datetime | None = None) -> Match:
     """The host withdraws a friend invitation nobody has accepted yet: its link stops
     working and it leaves the host's matches in progress."""
     with transaction.atomic():
@@ -198,13 +201,13 @@ def invites_expire(*, now: datetime | None = None, batch: int = 500) -> int:
     return expired
 
 
-def match_resign(*, match: Match, user: Any) -> Match:
+def match_resign(*, match: Match, user: User) -> Match:
     """The caller gives up: the opponent wins with the game bonus; scores stand."""
     with transaction.atomic(durable=True):
         return match_forfeit(match=match, user=user, reason=Match.EndReason.RESIGN)
 
 
-def match_forfeit(*, match: Match, user: Any, reason: str) -> Match:
+def match_forfeit(*, match: Match, user: User, reason: str) -> Match:
     """End ``user``'s match in play as lost by them for ``reason`` (resigned, or taken
     out of play by moderation); inside the caller's transaction."""
     locked = play.lock_match(match.pk)
@@ -217,7 +220,7 @@ def match_forfeit(*, match: Match, user: Any, reason: str) -> Match:
     return locked.match
 
 
-def match_rematch(*, match: Match, user: Any) -> Match | None:
+def match_rematch(*, match: Match, user: User) -> Match | None:
     """Ask for a rematch of a finished match.
 
     Against the computer the new match starts at once. Between people the first

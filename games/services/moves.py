@@ -10,7 +10,7 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import DateTimeField, Exists, OuterRef, Q
@@ -25,16 +25,19 @@ from games.engine import (
     abandoned_by_timeouts,
     timeout_action,
 )
-from games.models import Match, Seat
-
-from . import play, presence
-from .errors import (
+from games.errors import (
     IllegalActionError,
     MalformedActionError,
     MatchOverError,
     NotYourTurnError,
     StaleVersionError,
 )
+from games.models import Match, Seat
+
+from . import play, presence
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +57,7 @@ class MoveResult:
 def move_submit(
     *,
     match: Match,
-    user: Any,
+    user: User,
     action: Any,
     expected_version: int,
     now: datetime | None = None,
@@ -106,6 +109,7 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         match = locked.match
         if match.status != Match.Status.ACTIVE or match.current_seat is None:
             return False
+        assert match.current_seat is not None  # an active match has a player to move
         seat = locked.seats[match.current_seat]
         if not seat.bot_level:
             return False
@@ -138,6 +142,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
         match = locked.match
         if match.status != Match.Status.ACTIVE or match.version != expected_version:
             return False
+        assert match.current_seat is not None  # an active match has a player to move
         seat = locked.seats[match.current_seat]
         if seat.bot_level:
             # A computer turn never times out; one still waiting lost its task.
@@ -162,6 +167,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
             and change.state.hand_number == hand_number
             and change.state.current_player == seat.index
         ):
+            assert change.state.hand is not None
             change.act(seat.index, timeout_action(change.state.hand), auto=True)
         change.commit()
     return True

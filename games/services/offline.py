@@ -17,17 +17,20 @@ import hashlib
 import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import messages
 from games.engine import ActionError, MatchState
+from games.errors import InvalidSettingsError, OfflineMatchRefusedError
 from games.models import Hand, Match, Move, Seat
 
-from .errors import InvalidSettingsError, OfflineMatchRefusedError
 from .matches import rules_for
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 OFFLINE_LEVELS = ("easy", "medium")
 MAX_HANDS = 200
@@ -58,10 +61,12 @@ def _seed(value: Any, number: int) -> bytes:
     return bytes.fromhex(value)
 
 
-def _replay(rules: Any, first_dealer: int, hands: list, resigned: bool) -> tuple[Any, list]:
+def _replay(
+    rules: Any, first_dealer: int, hands: list[Any], resigned: bool
+) -> tuple[Any, list[Any]]:
     """The match re-played by the engine's MatchState from the record's seeds and
     actions: (final match state, [(number, dealer, seed, final hand state, moves)])."""
-    replayed: list = []
+    replayed: list[Any] = []
     match = None
     for number, hand in enumerate(hands, start=1):
         if not isinstance(hand, Mapping):
@@ -78,6 +83,7 @@ def _replay(rules: Any, first_dealer: int, hands: list, resigned: bool) -> tuple
             match, _ = match.deal_next(seed)
         else:
             raise _refuse(f"the match was already over before hand {number}.")
+        assert match.hand is not None  # just dealt
         dealer = match.hand.dealer
         moves = []
         for position, entry in enumerate(actions, start=1):
@@ -85,12 +91,13 @@ def _replay(rules: Any, first_dealer: int, hands: list, resigned: bool) -> tuple
                 raise _refuse(f"hand {number}, move {position} names no seat.")
             seat = entry["seat"]
             try:
-                match, _ = match.apply(seat, entry.get("action"))
+                match, _ = match.apply(seat, entry.get("action"))  # type: ignore[arg-type]
             except ActionError as error:
                 raise _refuse(
                     f"hand {number}, move {position} is not legal: {error}."
                 ) from error
             moves.append((seat, dict(entry["action"])))
+        assert match.hand is not None
         if not match.hand.is_over and not (number == len(hands) and resigned):
             raise _refuse(f"hand {number} is not finished.")
         replayed.append((number, dealer, seed, match.hand, moves))
@@ -105,7 +112,7 @@ def _replay(rules: Any, first_dealer: int, hands: list, resigned: bool) -> tuple
     return match, replayed
 
 
-def offline_match_import(*, user: Any, record: Any) -> tuple[Match, bool]:
+def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
     """Store an offline match of ``user`` after re-playing it; (match, created).
 
     Uploading the same record again returns the stored match (``created`` False).
@@ -126,9 +133,9 @@ def offline_match_import(*, user: Any, record: Any) -> tuple[Match, bool]:
     level = record.get("level")
     if level not in OFFLINE_LEVELS:
         raise _refuse(f"unknown computer level {level!r}.")
-    variant = record.get("variant")
+    variant = record.get("variant")  # rules_for refuses anything but a variant's name
     try:
-        rules = rules_for(variant=variant, rules=record.get("rules"))
+        rules = rules_for(variant=variant, rules=record.get("rules"))  # type: ignore[arg-type]
     except InvalidSettingsError as error:
         raise _refuse(error.message) from error
     dealer = record.get("first_dealer")
@@ -153,7 +160,7 @@ def offline_match_import(*, user: Any, record: Any) -> tuple[Match, bool]:
     try:
         with transaction.atomic():
             match = Match.objects.create(
-                kind=Match.Kind.OFFLINE, variant=variant, rules=rules.to_dict(),
+                kind=Match.Kind.OFFLINE, variant=str(variant), rules=rules.to_dict(),
                 status=Match.Status.FINISHED, rated=False, first_dealer=first_dealer,
                 winner_seat=score.winner,
                 end_reason=Match.EndReason.RESIGN if resigned else Match.EndReason.TARGET,

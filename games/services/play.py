@@ -20,7 +20,7 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -34,13 +34,16 @@ from games.engine import (
     RuleSet,
     disconnect_limit_seconds,
 )
+from games.errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from games.models import Hand, Match, Move, Seat
 from leaderboards import hooks
 from tournaments import hooks as tournament_hooks
 
 from . import fairplay, scheduling
-from .errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from .store import Locked, Writes, lock_match
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 move_logger = logging.getLogger("games.moves")
 
@@ -53,7 +56,7 @@ SEAT_STATS = ["score", "hands_won", "gins", "big_gins", "undercuts"]
 __all__ = ["Change", "Locked", "lock_match", "require_player_in_play", "start_match"]
 
 
-def require_player_in_play(locked: Locked, user: Any) -> Seat:
+def require_player_in_play(locked: Locked, user: User) -> Seat:
     """The caller's seat in an active match, or the matching refusal."""
     seat = locked.seat_of(user)
     if seat is None:
@@ -92,6 +95,7 @@ def start_match(match: Match, now: datetime) -> None:
     match.version += 1
     seed, commitment = new_seed()
     state = MatchState.start(RuleSet.from_dict(match.rules), match.first_dealer, seed)
+    assert state.hand is not None  # just dealt
     hand = Hand.objects.create(
         match=match, number=1, dealer=match.first_dealer, seed=seed, seed_hash=commitment,
         state=state.hand.to_dict(),
@@ -164,12 +168,14 @@ class Change:
             seat_row.timeouts_in_row = 0
             self._seat_changed(seat, "timeouts_in_row")
         if played is None:
+            assert state.hand is not None  # the hand goes on
             hand.state = state.hand.to_dict()
             self.hand_fields.add("state")
             if state.hand.current_player != before_hand.current_player:
                 _start_turn(match, state, self.now, after_showdown=False)
                 self.match_fields.update(TURN_FIELDS)
             return
+        assert ended is not None  # a result comes with the hand that ended
         self._hand_finished(ended, played)
 
     def timed_out(self, seat: int) -> int:
@@ -415,7 +421,9 @@ def publish_table(locked: Locked, now: datetime, *, rematch_id: int | None = Non
     })
 
 
-def _log_move(match_id: int, hand: int, seq: int, seat: int, action: dict, by: str) -> None:
+def _log_move(
+    match_id: int, hand: int, seq: int, seat: int, action: dict[str, Any], by: str
+) -> None:
     """One JSON line per accepted move (ginsite.logs; LOG_FORMAT=json in production)."""
     move_logger.info(
         "move",

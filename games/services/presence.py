@@ -12,7 +12,7 @@ is connected while it has a row (several tabs count once); ``Seat.connected`` an
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Max, Q
@@ -21,6 +21,9 @@ from games import broadcast
 from games.models import Match, Seat, SeatSocket
 
 from . import play, scheduling
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # How often a server process renews each of its sockets, and how long a socket may go
 # without a renewal before it counts as lost: three missed renewals, so a busy
@@ -32,7 +35,7 @@ SWEEP_BATCH = 500
 
 
 def seat_connect(
-    *, match: Match, user: Any, channel_name: str, now: datetime | None = None
+    *, match: Match, user: User, channel_name: str, now: datetime | None = None
 ) -> int | None:
     """Register the socket ``channel_name`` of ``user`` on ``match``; returns their
     seat, or None for a spectator (who has no presence).
@@ -68,7 +71,7 @@ def seat_connect(
 
 
 def seat_socket_renew(
-    *, match: Match, user: Any, channel_name: str, now: datetime | None = None
+    *, match: Match, user: User, channel_name: str, now: datetime | None = None
 ) -> None:
     """The socket ``channel_name`` is alive: one UPDATE of its ``last_seen``.
 
@@ -82,7 +85,7 @@ def seat_socket_renew(
 
 
 def seat_disconnect(
-    *, match: Match, user: Any, channel_name: str, now: datetime | None = None
+    *, match: Match, user: User, channel_name: str, now: datetime | None = None
 ) -> None:
     """Forget the closed socket ``channel_name``; the seat's last one marks it
     disconnected, tells the table and, on their turn, starts counting towards

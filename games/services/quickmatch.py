@@ -13,7 +13,7 @@ import json
 import secrets
 from collections.abc import Mapping
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -24,6 +24,9 @@ from games.models import Match, QuickMatchEntry
 
 from . import fairplay
 from .matches import create_started_match, require_registered, rules_for
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 QUICKMATCH_WAIT = timedelta(minutes=10)
 # Key of the PostgreSQL advisory lock that makes pairing one-at-a-time.
@@ -37,7 +40,7 @@ def rules_key(*, variant: str, rules: RuleSet) -> str:
 
 
 def quickmatch_enqueue(
-    *, user: Any, rules: RuleSet | Mapping[str, Any] | None = None, variant: str = "default"
+    *, user: User, rules: RuleSet | Mapping[str, Any] | None = None, variant: str = "default"
 ) -> Match | None:
     """Pair ``user`` with the longest-waiting compatible player and return the new,
     started match; or put them in the queue (replacing an earlier entry of
@@ -80,7 +83,7 @@ def quickmatch_enqueue(
     return match
 
 
-def quickmatch_cancel(*, user: Any) -> bool:
+def quickmatch_cancel(*, user: User) -> bool:
     """Leave the queue; True if the user was waiting."""
     if not getattr(user, "is_authenticated", False):
         return False

@@ -17,12 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
+from accounts.models import User
 from games.models import Hand, Match, Seat
 
-User = get_user_model()
 
 
 @dataclass
@@ -33,7 +32,7 @@ class Locked:
     seats: list[Seat]
     hand: Hand | None
 
-    def seat_of(self, user: Any) -> Seat | None:
+    def seat_of(self, user: User) -> Seat | None:
         if user is None or not getattr(user, "is_authenticated", False):
             return None
         return next((s for s in self.seats if s.user_id == user.pk), None)
@@ -160,7 +159,7 @@ class Writes:
         """Insert ``obj`` (its primary key is left to the database)."""
         meta = obj._meta
         fields = [f for f in meta.concrete_fields if not f.primary_key]
-        columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+        columns = ", ".join(connection.ops.quote_name(_column(f)) for f in fields)
         values = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
         placeholders = ", ".join(["%s"] * len(fields))
         table = connection.ops.quote_name(meta.db_table)
@@ -169,11 +168,12 @@ class Writes:
     def update(self, obj: models.Model, fields: list[str]) -> None:
         """Write ``fields`` of the saved row ``obj``."""
         meta = obj._meta
-        model_fields = [meta.get_field(name) for name in fields]
-        sets = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in model_fields)
+        model_fields = [_concrete(meta.get_field(name)) for name in fields]
+        sets = ", ".join(f"{connection.ops.quote_name(_column(f))} = %s" for f in model_fields)
         values = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in model_fields]
         table = connection.ops.quote_name(meta.db_table)
-        pk = connection.ops.quote_name(meta.pk.column)
+        assert meta.pk is not None
+        pk = connection.ops.quote_name(_column(meta.pk))
         self.statements.append((f"UPDATE {table} SET {sets} WHERE {pk} = %s", [*values, obj.pk]))
 
     def run(self) -> None:
@@ -189,3 +189,14 @@ class Writes:
                 for sql, params in self.statements:
                     cursor.execute(sql, params)
         self.statements.clear()
+
+
+def _concrete(field: Any) -> models.Field[Any, Any]:
+    """A model field with a column (not a reverse relation)."""
+    assert isinstance(field, models.Field), field
+    return field
+
+
+def _column(field: models.Field[Any, Any]) -> str:
+    assert field.column is not None, field
+    return field.column

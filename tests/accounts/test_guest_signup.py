@@ -5,6 +5,7 @@ from django.test import Client
 
 from games import services
 from games.models import Seat
+from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,6 @@ def test_visitor_signup_creates_a_new_registered_account(client: Client, django_
 
 
 def test_registered_player_is_sent_away_from_signup(client: Client, django_user_model) -> None:
-    user = django_user_model.objects.create_user("member", "m@example.com", "pw-Long-enough-1")
+    user = create_user("member", "pw-Long-enough-1")
     client.force_login(user)
     assert client.get("/accounts/signup/").status_code == 302

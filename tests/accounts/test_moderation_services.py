@@ -25,7 +25,7 @@ from games import services as games_services
 from games.chat.models import ChatMessage, ChatReport
 from games.chat.services import chat_post, chat_report
 from games.models import Match, QuickMatchEntry
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
 

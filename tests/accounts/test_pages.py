@@ -118,7 +118,7 @@ def test_profile_page_shows_stats_and_recent_matches(ann_with_history, make_user
     html = signed_in(make_user("visitor")).get("/players/ann/").content.decode()
     assert "Playing since" in html and "favourite variant: Default" in html
     assert "17.5" in html  # average points per hand
-    assert "vs computer (hard)" in html and "vs bob" in html
+    assert "vs Computer (hard)" in html and "vs bob" in html
     assert "Block ann" in html
     rows = recent_matches(user=ann_with_history)
     assert [r.won for r in rows] == [True, False, True]

@@ -11,11 +11,11 @@ import time
 import pytest
 
 from games import services
-from games.analysis import embedded
 from games.analysis import services as analysis
 from games.analysis.models import HandAnalysis
 from games.engine import RuleSet
 from games.models import Hand, Match
+from ginsite import runtime
 from tests.games.helpers import make_user, play_out, play_until_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -86,4 +86,5 @@ def test_the_embedded_mode_analyses_on_a_background_thread(
     while not HandAnalysis.objects.filter(hand=hand, done=True).exists():
         assert time.monotonic() < deadline, "the embedded analysis never finished"
         time.sleep(0.05)
-    assert embedded.pending() == 0
+    scheduler = runtime.scheduler()
+    assert isinstance(scheduler, runtime.TimerScheduler) and scheduler.pending() == 0

@@ -11,7 +11,7 @@ from datetime import timedelta
 from games import services
 from games.engine import HandState, timeout_action
 from games.models import Hand, Match, Seat
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 
 
 @dataclass(frozen=True)

@@ -15,18 +15,19 @@ from django.test import Client
 from django.utils import timezone
 
 from games import selectors, services
+from games.api import selectors as api_selectors
 from games.api import services as api_services
 from games.chat.selectors import message_to_dict
 from games.chat.services import chat_post
 from games.engine.verify import verify_export
+from games.errors import BotNotAllowedError
 from games.models import Match
-from games.services.errors import BotNotAllowedError
 from leaderboards.models import BoardEntry
 from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.services import board_recompute, rating_apply_match
 from tests.api.drivers import Script, play_match
 from tests.api.world import make_token
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,7 @@ def test_a_challenge_left_unanswered_expires():
     old = api_services.challenge_create(user=ann, dest=robo, body={})
     fresh = api_services.challenge_create(user=ann, dest=robo, body={})
     Challenge.objects.filter(pk=old.pk).update(
-        created_at=timezone.now() - api_services.CHALLENGE_EXPIRY - timedelta(seconds=1)
+        created_at=timezone.now() - api_selectors.CHALLENGE_EXPIRY - timedelta(seconds=1)
     )
     announced = [e["challenge"]["id"] for e in _opening_events(robo)]
     assert announced == [fresh.pk]

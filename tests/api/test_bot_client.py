@@ -15,7 +15,7 @@ import pytest
 
 from games.engine.verify import verify_export
 from games.models import Match
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 from tests.workers import process_env
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -157,7 +157,7 @@ def test_the_score_sheet_and_the_profile_link_to_the_exports():
 
 def test_a_match_waiting_for_its_second_player_has_nothing_to_export():
     from games import services
-    from tests.chat.helpers import create_user
+    from tests.factories import create_user
 
     match = services.match_create_invite(user=create_user("host"))
     response = Client().get(f"/match/{match.pk}/export.json")

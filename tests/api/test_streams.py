@@ -24,7 +24,7 @@ from games.models import Hand, Match, Seat
 from tests.api.drivers import Script, current_state, scripted_action
 from tests.api.streams import ENDED, StreamReader
 from tests.api.world import make_token
-from tests.chat.helpers import create_moderator, create_user
+from tests.factories import create_moderator, create_user
 from tests.games.helpers import assert_frame_hides_secrets, cards_in, states_by_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]

@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 
 from accounts import services as accounts_services
 from games.api.models import ApiToken
-from tests.chat.helpers import create_moderator, create_user
+from tests.factories import create_moderator, create_user
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from games.api import services as api_services
 from games.api.models import ApiToken, Challenge
 from games.engine import RuleSet
 from games.models import Match
-from tests.chat.helpers import create_moderator, create_user
+from tests.factories import create_moderator, create_user
 
 ROLES = ("anonymous", "player", "other", "person", "banned", "revoked")
 

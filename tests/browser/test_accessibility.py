@@ -8,7 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.models import Match
@@ -19,6 +18,7 @@ from tests.browser.conftest import (
     sign_in,
     start_from_lobby,
 )
+from tests.factories import create_user
 from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,11 +33,8 @@ def check(page: Any, axe_source: str, found: dict[str, Any], label: str) -> None
 
 
 def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> None:
-    user_model = get_user_model()
-    ann = user_model.objects.create_user(
-        username="ann", email="ann@example.com", password=PASSWORD
-    )
-    user_model.objects.create_user(username="ben", email="ben@example.com", password=PASSWORD)
+    ann = create_user("ann", PASSWORD)
+    create_user("ben", PASSWORD)
     finished = off_the_event_loop(
         lambda: play_out(
             services.match_create_computer(

@@ -10,7 +10,6 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import services
 from games.analysis import services as analysis
@@ -19,6 +18,7 @@ from games.engine import RuleSet, deadwood
 from games.models import Hand, Match, Seat
 from tests.analysis.workers import analysis_worker  # noqa: F401 (a fixture)
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in, start_from_lobby
+from tests.factories import create_user
 from tests.games.helpers import current_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -57,9 +57,7 @@ def badly_played_match(user: Any) -> Match:
 
 
 def test_the_replay_page_annotates_the_mistakes_of_a_hand(site: Any, new_page: Any) -> None:
-    alice = get_user_model().objects.create_user(
-        username="alice", email="alice@example.com", password=PASSWORD
-    )
+    alice = create_user("alice", PASSWORD)
     match = badly_played_match(alice)
     for hand in Hand.objects.filter(match=match, result__isnull=False):
         assert analysis.hand_analyse(hand_id=hand.pk)

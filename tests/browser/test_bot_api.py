@@ -12,23 +12,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.api import services as api_services
 from games.engine.verify import verify_export
 from games.models import Match
 from tests.api.world import make_token
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in
+from tests.factories import create_user
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_person_plays_the_example_bot_to_the_end(site: Any, new_page: Any) -> None:
-    users = get_user_model()
-    robo = users.objects.create_user(username="robo", email="robo@example.com", password=None)
+    robo = create_user("robo")
     api_services.bot_account_upgrade(user=robo)
-    users.objects.create_user(username="ann", email="ann@example.com", password=PASSWORD)
+    create_user("ann", PASSWORD)
     token = make_token("robo")
     bot = subprocess.Popen(
         [sys.executable, "examples/bot_client.py", "--url", site.url, "--token", token,

@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from accounts.services import MODERATORS_GROUP, moderators_group_ensure
 from games.chat.models import ChatMessage, ChatReport
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,9 +27,7 @@ LOG = "[data-chat-log]"
 
 
 def make_user(username: str, **fields: Any) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD, **fields
-    )
+    return create_user(username, PASSWORD, **fields)
 
 
 def chat_texts(page: Any) -> list[str]:

@@ -19,15 +19,13 @@ from django.utils import timezone
 from accounts.services import user_ban
 from games.models import Match, RatedPlayBan, Seat
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
-from tests.chat.helpers import create_moderator
+from tests.factories import create_moderator, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def main_text(page: Any) -> str:

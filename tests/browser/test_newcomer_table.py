@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
@@ -27,6 +26,7 @@ from tests.browser.conftest import (
     sign_in,
     start_from_lobby,
 )
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -57,9 +57,7 @@ document.addEventListener("gin:socket-message", (e) => {
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def match_of(page: Any) -> Match:

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, expect
 
 from games.models import Match, Seat
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,9 +21,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def open_offline_table(page: Page, url: str) -> None:

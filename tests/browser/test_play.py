@@ -12,7 +12,6 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.engine import commitment, deadwood, new_deck, shuffled_deck
 from games.models import Match, Seat
@@ -23,14 +22,13 @@ from tests.browser.conftest import (
     sign_in,
     start_from_lobby,
 )
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def match_of(page: Any) -> Match:

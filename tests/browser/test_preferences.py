@@ -8,7 +8,6 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from tests.browser.conftest import (
     PASSWORD,
@@ -18,6 +17,7 @@ from tests.browser.conftest import (
     start_from_lobby,
 )
 from tests.browser.test_play import SIZES, assert_fits
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -31,9 +31,7 @@ VISIBLE_ART = """cards => cards.map((card) => {
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def save_preferences(page: Any, base_url: str, *, card_style: str, sound_on: bool) -> None:

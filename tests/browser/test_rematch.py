@@ -7,18 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.models import Match, Seat
 from tests.browser.conftest import PASSWORD, sign_in, start_from_lobby
+from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def make_player(username: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD
-    )
+    return create_user(username, PASSWORD)
 
 
 def match_id(url: str) -> int:

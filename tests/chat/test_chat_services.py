@@ -10,7 +10,7 @@ from accounts.models import Mute
 from games.chat.models import ChatMessage, ChatReport, WordFilter
 from games.chat.selectors import blocked_between, chat_history
 from games.chat.services import ChatError, chat_post, chat_report, user_block, user_unblock
-from tests.chat.helpers import create_table
+from tests.factories import create_table
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Mute
 from games.chat.models import ChatReport, UserBlock
 from games.chat.services import chat_post
-from tests.chat.helpers import create_table
+from tests.factories import create_table
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from django.db import connections
 from accounts.services import message_hide, user_ban, user_mute
 from games.chat.models import ChatMessage
 from games.chat.services import chat_post, user_block
-from tests.chat.helpers import ORIGIN, create_moderator, create_user, session_cookie, ws_connect
+from tests.chat.helpers import ORIGIN, session_cookie, ws_connect
+from tests.factories import create_moderator, create_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

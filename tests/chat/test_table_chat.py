@@ -16,7 +16,8 @@ from games import services
 from games.chat.services import chat_post
 from games.engine import RuleSet
 from games.models import Match
-from tests.chat.helpers import create_moderator, create_user, receive_type, ws_connect
+from tests.chat.helpers import receive_type, ws_connect
+from tests.factories import create_moderator, create_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

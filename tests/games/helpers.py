@@ -11,13 +11,12 @@ from typing import Any
 from games import services
 from games.engine import HandState, RuleSet, timeout_action
 from games.models import Hand, Match, Move, Seat
+from tests.factories import create_user
 from tests.security.secrets import concealed_from
 
 
 def make_user(django_user_model: Any, name: str, *, guest: bool = False) -> Any:
-    return django_user_model.objects.create_user(
-        username=name, email=f"{name}@example.com", password=None, is_guest=guest
-    )
+    return create_user(name, is_guest=guest)
 
 
 def current_state(match: Match) -> HandState:

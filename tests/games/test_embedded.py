@@ -10,11 +10,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import broadcast, services
+from games import services
 from games.engine import RuleSet
 from games.models import Match, Move, Seat
-from games.services import scheduling
-from ginsite import embedded_beat
+from ginsite import embedded_beat, runtime
 from tests.games.helpers import make_user
 from tests.games.sockets import Socket, choose_from_view
 
@@ -27,9 +26,10 @@ def embedded(settings, monkeypatch):
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     settings.BOT_THINK_SECONDS = 0.05
     settings.EMBEDDED_SCHEDULER = True  # beat's jobs in-process: the clock tick every second
-    monkeypatch.setattr(broadcast, "_server_loop", None)
     yield
-    scheduling.cancel_embedded_timers()
+    scheduler = runtime.scheduler()
+    assert isinstance(scheduler, runtime.TimerScheduler)  # the embedded adapters were chosen
+    scheduler.cancel_all()
     embedded_beat.stop()
 
 

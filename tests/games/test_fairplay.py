@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from games import services
 from games.engine import DISCONNECT_SECONDS, timeout_action
+from games.errors import RatedPlayBannedError
 from games.models import Match, RatedPlayBan, Seat
 from games.services import fairplay
-from games.services.errors import RatedPlayBannedError
 from tests.games.helpers import current_state, make_user
 
 pytestmark = pytest.mark.django_db

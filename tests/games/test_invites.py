@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
+from games.errors import InviteClosedError, InviteNotFoundError, NotAPlayerError
 from games.models import Match
-from games.services.errors import InviteClosedError, InviteNotFoundError, NotAPlayerError
 from games.services.matches import INVITE_TTL
 from tests.games.helpers import make_user
 

@@ -12,10 +12,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from games import selectors, services
+from games import errors, selectors, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
-from games.services import errors
 from tests.games.helpers import current_state, make_user, play_one, play_until_hand
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.test import Client
 from accounts.models import User
 from games.chat.models import ChatMessage
 from games.models import Match, Seat
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 from tests.games.sockets import Socket
 from tests.security.test_authorisation import form
 from tests.security.urls import sample_paths

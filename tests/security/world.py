@@ -23,7 +23,7 @@ from games.chat.models import ChatMessage
 from games.chat.services import chat_post
 from games.engine import RuleSet
 from games.models import Match
-from tests.chat.helpers import create_moderator, create_user
+from tests.factories import create_moderator, create_user
 
 ROLES = ("anonymous", "guest", "player", "muted", "other", "spectator", "banned", "staff")
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from django import template
 
-from games.api.services import open_challenges
+from games.api.selectors import challenges_to
 
 register = template.Library()
 
@@ -15,7 +15,5 @@ def incoming_challenges(context: dict[str, Any]) -> dict[str, Any]:
     user = context.get("user")
     if user is None or not user.is_authenticated or user.is_guest:
         return {"challenges": []}
-    challenges = list(
-        open_challenges().filter(dest=user).select_related("challenger").order_by("created_at")
-    )
+    challenges = challenges_to(user=user)
     return {"challenges": challenges, "csrf_token": context.get("csrf_token")}

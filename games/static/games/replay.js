@@ -3,7 +3,8 @@
 // a coloured mark on each labelled decision, the better action on the cards, the
 // graph of each player's expected points, and N / P to the next / previous mistake.
 
-import { cardListName, renderCard, renderCardText, sortByRank, sortMeld } from "./cards.js";
+import { cardGroup, moveParts } from "./hands.js";
+import { cardListName, renderCard, sortByRank, sortMeld } from "./cards.js";
 import { plural } from "./words.js";
 import { deadwoodAfterDiscard } from "./melds.js";
 import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
@@ -26,23 +27,9 @@ function renderHand(box, view, seat) {
   box.setAttribute("aria-label", `${name(seat)}'s hand`);
   const melds = (view.melds || []).map(sortMeld);
   const inMelds = new Set(melds.flat());
-  for (const meld of melds) {
-    const g = document.createElement("div");
-    g.className = "meld-group";
-    g.setAttribute("role", "group");
-    g.setAttribute("aria-label", `meld: ${cardListName(meld)}`);
-    g.append(...meld.map((c) => renderCard(c)));
-    box.append(g);
-  }
+  for (const meld of melds) box.append(cardGroup(meld));
   const dead = sortByRank(view.hand.filter((c) => !inMelds.has(c)));
-  if (dead.length) {
-    const g = document.createElement("div");
-    g.className = "meld-group meld-group--deadwood";
-    g.setAttribute("role", "group");
-    g.setAttribute("aria-label", `deadwood: ${cardListName(dead)}`);
-    g.append(...dead.map((c) => renderCard(c)));
-    box.append(g);
-  }
+  if (dead.length) box.append(cardGroup(dead, { deadwood: true }));
 }
 
 function caption(i) {
@@ -54,22 +41,7 @@ function caption(i) {
   const before = steps[i - 1].views[seat].hand;
   const after = step.views[seat].hand;
   const drawn = after.find((c) => !before.includes(c));
-  const suffix = auto ? " (clock ran out: played by the server)" : "";
-  switch (action.type) {
-    case "pass": frag.textContent = `${who} passed${suffix}`; break;
-    case "draw":
-      frag.append(`${who} ${action.source === "stock" ? "drew" : "took"} `);
-      if (drawn) frag.append(renderCardText(drawn));
-      frag.append(` from the ${action.source === "stock" ? "stock" : "discard pile"}${suffix}`);
-      break;
-    case "discard": frag.append(`${who} discarded `, renderCardText(action.card), suffix); break;
-    case "knock":
-      frag.append(`${who} knocked`);
-      if (action.card) frag.append(", discarding ", renderCardText(action.card), " face down");
-      break;
-    case "big_gin": frag.textContent = `${who} laid down big gin`; break;
-    default: frag.textContent = `${who}: ${action.type}`;
-  }
+  frag.append(...moveParts(action, who, { drawn, auto }));
   return frag;
 }
 

@@ -28,7 +28,7 @@ class Command(BaseCommand):
             day = date.fromisoformat(str(options["date"]))
         except ValueError as error:
             raise CommandError(f"--date must be YYYY-MM-DD, got {options['date']!r}") from error
-        period = period_containing(PeriodKind(options["period"]), day)
+        period = period_containing(PeriodKind(str(options["period"])), day)
         final = Board.objects.filter(
             kind=period.kind.value, period_start=period.start, finalised_at__isnull=False
         ).first()

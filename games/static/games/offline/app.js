@@ -4,10 +4,14 @@
 // network and a signed-in session are there. Rendering follows the live table
 // (table.js): the same markup, classes and table.css, melds, knock mode, showdown.
 
+import { enableDrag } from "../drag.js";
 import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
 } from "../cards.js";
-import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
+import { handCard, renderResultHands, taggedGroup } from "../hands.js";
+import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
+import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
+import { deadwoodAfterDiscard } from "../melds.js";
 import { playerView } from "./engine.js";
 import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
 import { allMatches, putMatch } from "./store.js";
@@ -149,64 +153,6 @@ function resultWhy(result, rules) {
   }
 }
 
-function renderResultHands(result, container) {
-  container.replaceChildren();
-  const laid = new Set(result.layoffs || []);
-  for (const seat of [COMPUTER, YOU]) {
-    const box = document.createElement("section");
-    box.className = "showdown__seat";
-    const melds = (result.melds[seat] || []).map((m, i) => (
-      seat === result.knocker ? sortMeld([...m, ...(result.layoffs_onto?.[i] || [])]) : sortMeld(m)
-    ));
-    const dead = sortByRank(result.deadwood_cards[seat] || []);
-    const h = document.createElement("h3");
-    const label = document.createElement("span");
-    const role = result.knocker === seat ? { gin: " · gin", big_gin: " · big gin" }[result.kind] ?? " · knocked" : "";
-    label.textContent = `${seatName(seat, { capital: true })}${role}`;
-    const dwLabel = document.createElement("span");
-    dwLabel.textContent = `deadwood ${result.deadwood[seat]}`;
-    h.append(label, dwLabel);
-    const cards = document.createElement("div");
-    cards.className = "showdown__cards";
-    cards.setAttribute("role", "list");
-    for (const meld of melds) {
-      const g = document.createElement("div");
-      g.className = "meld-group";
-      g.setAttribute("role", "listitem");
-      g.setAttribute("aria-label", `meld: ${cardListName(meld)}`);
-      for (const c of meld) {
-        const laidOff = laid.has(c) && seat === result.knocker;
-        g.append(renderCard(c, { className: laidOff ? "card--layoff" : "", label: laidOff ? `${cardName(c)}, laid off` : undefined }));
-      }
-      cards.append(g);
-    }
-    if (dead.length) {
-      const g = document.createElement("div");
-      g.className = "meld-group meld-group--deadwood";
-      g.setAttribute("role", "listitem");
-      g.setAttribute("aria-label", `deadwood: ${cardListName(dead)}`);
-      for (const c of dead) g.append(renderCard(c));
-      cards.append(g);
-    }
-    box.append(h, cards);
-    if (result.knocker === seat && result.knock_card) {
-      const note = document.createElement("p");
-      note.className = "legend";
-      note.append("Discarded face down: ", renderCardText(result.knock_card));
-      box.append(note);
-    }
-    container.append(box);
-  }
-  if (laid.size) {
-    const legend = document.createElement("p");
-    legend.className = "legend";
-    const swatch = document.createElement("span");
-    swatch.className = "swatch swatch--layoff";
-    legend.append(swatch, `Laid off onto the knocker's melds: ${cardListName([...laid])}.`);
-    container.append(legend);
-  }
-}
-
 function renderShowdown() {
   const dialog = document.getElementById("showdown");
   const hand = finishedHands()[ui.showdownFor - 1] ?? finishedHands().at(-1);
@@ -218,7 +164,9 @@ function renderShowdown() {
     const result = hand.state.result;
     headline.textContent = resultHeadline(result);
     why.textContent = `Hand ${hand.number}. ${resultWhy(result, ui.record.rules)}`;
-    renderResultHands(result, handsBox);
+    renderResultHands(result, handsBox, {
+      order: [COMPUTER, YOU], name: (seat) => seatName(seat, { capital: true }),
+    });
   } else {
     headline.textContent = "Match over";
     why.textContent = ui.record.resigned ? "You resigned." : "";
@@ -366,22 +314,10 @@ function statusLine() {
     return [main, sub];
   }
   if (v.current_player === YOU && !ui.thinking) {
-    if (ui.knockMode) {
-      main.textContent = "Knock: choose the card to discard face down";
-      sub.textContent = "Highlighted cards keep you within the knock limit. Esc cancels.";
-    } else if (v.phase === "first_turn") {
-      main.textContent = `Your turn: take the ${cardName(v.discard_pile.at(-1))} or pass`;
-      sub.textContent = "First turn: the stock is closed until both players pass.";
-    } else if (v.phase === "draw") {
-      main.textContent = "Your turn: draw from the stock or the discard pile";
-      sub.textContent = "Click, drag, or press S / D.";
-    } else if (v.phase === "discard") {
-      main.textContent = "Discard a card";
-      const parts = ["Click or drag a card to the discard pile."];
-      if (ginOptions().length || canBigGin()) parts.push("You can go gin!");
-      else if (nonGinKnocks().length) parts.push(`You can knock (limit ${v.knock_limit}).`);
-      sub.textContent = parts.join(" ");
-    }
+    [main.textContent, sub.textContent] = yourTurnPrompt(v, {
+      knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
+      canKnock: nonGinKnocks().length > 0,
+    });
   } else if (v.current_player === COMPUTER) {
     main.textContent = "Computer is thinking…";
     sub.textContent = v.phase === "first_turn" ? "First turn: upcard offer." : "";
@@ -409,46 +345,11 @@ function renderMyHand() {
   const myDiscard = myTurn() && v.phase === "discard";
   const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
   const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
-  const makeCard = (c) => {
-    const locked = v.taken_from_discard === c && myDiscard;
-    const el = renderCard(c, { tag: "button" });
-    el.dataset.drag = myDiscard && !locked ? "card" : "";
-    if (locked) el.classList.add("card--locked");
-    let label = cardName(c);
-    if (myDiscard) {
-      if (knocks) {
-        el.dataset.knock = String(knocks.has(c));
-        el.disabled = !knocks.has(c);
-        label += knocks.has(c) ? `: knock with it, deadwood ${knocks.get(c)}` : ": cannot knock with it";
-      } else if (locked) {
-        el.disabled = true;
-        label += ": just taken from the discard pile, cannot be discarded this turn";
-      } else {
-        el.disabled = !canDiscard(c);
-        label += `: discard (deadwood after: ${after.get(c)})`;
-        el.title = `Discard ${cardName(c)} — deadwood left: ${after.get(c)}`;
-      }
-    } else {
-      el.setAttribute("aria-disabled", "true");
-      el.dataset.inert = "true";
-    }
-    el.setAttribute("aria-label", label);
-    return el;
-  };
-  const group = (kind, cards, extra = "") => {
-    const wrap = document.createElement("div");
-    wrap.className = `meld-group ${extra}`.trim();
-    wrap.setAttribute("role", "group");
-    wrap.setAttribute("aria-label", `${kind}: ${cardListName(cards)}`);
-    const tag = document.createElement("span");
-    tag.className = "meld-group__tag";
-    tag.textContent = kind;
-    tag.setAttribute("aria-hidden", "true");
-    wrap.append(tag, ...cards.map(makeCard));
-    box.append(wrap);
-  };
-  for (const g of groups) group(g.kind, g.cards);
-  if (dead.length) group("deadwood", dead, "meld-group--deadwood");
+  const makeCard = (c) => handCard(c, {
+    discardTurn: myDiscard, takenFromDiscard: v.taken_from_discard, knocks, after, canDiscard,
+  });
+  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
+  if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${v.deadwood}`;
   total.setAttribute("aria-label", `Your deadwood: ${v.deadwood} points`);
@@ -458,57 +359,30 @@ function renderMyHand() {
 }
 
 function renderActions() {
-  const box = $("[data-actions]");
-  const show = (sel, visible) => { const el = box.querySelector(sel); el.hidden = !visible; return el; };
   const mine = myTurn();
-  show("[data-act='pass']", mine && canPass());
-  show("[data-act='take']", mine && view().phase === "first_turn" && canDraw("discard"));
-  const knock = show("[data-act='knock']", mine && !ui.knockMode && nonGinKnocks().length > 0);
-  const best = nonGinKnocks().sort((a, b) => a.deadwood - b.deadwood)[0];
-  knock.textContent = best ? `Knock (${best.deadwood})` : "Knock";
-  show("[data-act='gin']", mine && !ui.knockMode && ginOptions().length > 0);
-  show("[data-act='big-gin']", mine && canBigGin());
-  show("[data-act='cancel']", mine && ui.knockMode);
+  renderActionButtons($("[data-actions]"), {
+    mine, firstTurn: mine && view().phase === "first_turn", knockMode: ui.knockMode,
+    canPass: canPass(), canTake: canDraw("discard"), knocks: nonGinKnocks(),
+    canGin: ginOptions().length > 0, canBigGin: canBigGin(),
+  });
 }
 
 function renderSidebar() {
   const r = ui.record.rules;
-  const meta = $("[data-meta]");
-  meta.replaceChildren();
-  for (const [k, val] of [
+  renderFacts($("[data-meta]"), [
     ["Computer", LEVEL_NAMES[ui.record.level]], ["Variant", VARIANTS[ui.record.variant]],
     ["Target", r.target_score], ["Hand", ui.game.hands.length],
     ["Knock limit", r.straight ? "gin only" : view().knock_limit], ["Rated", "no (offline)"],
-  ]) {
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    dd.textContent = String(val);
-    meta.append(dt, dd);
-  }
-  const board = $("[data-scoreboard]");
-  board.replaceChildren();
+  ]);
   const totals = ui.record.status === "finished" ? ui.game.score.totals : ui.game.score.hand_points;
-  for (const seat of [YOU, COMPUTER]) {
-    const tr = document.createElement("tr");
-    const a = document.createElement("td");
-    a.textContent = seatName(seat, { capital: true });
-    const b = document.createElement("td");
-    b.textContent = String(totals[seat]);
-    tr.append(a, b);
-    board.append(tr);
-  }
+  renderScoreboard($("[data-scoreboard]"), [YOU, COMPUTER].map(
+    (seat) => [seatName(seat, { capital: true }), totals[seat]],
+  ));
   $("[data-resign]").hidden = ui.record.status !== "playing";
   $("[data-show-result]").hidden = ui.record.status !== "finished";
-  const list = $("[data-log]");
-  const history = view().history.filter((e) => e.type !== "hand_over");
-  list.replaceChildren(...history.map(describeEvent).reverse());
-  if (!history.length) {
-    const li = document.createElement("li");
-    li.className = "empty";
-    li.textContent = "New deal.";
-    list.append(li);
-  }
+  renderMoveLog(
+    $("[data-log]"), view().history.filter((e) => e.type !== "hand_over"), describeEvent,
+  );
 }
 
 function describeEvent(e) {
@@ -552,78 +426,26 @@ function onHandClick(card) {
 }
 
 function doAct(which) {
-  if (which === "pass") sendAction({ type: "pass" });
-  else if (which === "take") sendAction({ type: "draw", source: "discard" });
-  else if (which === "knock") {
-    if (!nonGinKnocks().length) return;
-    ui.knockMode = true;
-    render();
-    root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
-  } else if (which === "gin") {
-    const options = ginOptions();
-    if (options.length) sendAction({ type: "knock", card: options[0].card });
-  } else if (which === "big-gin") sendAction({ type: "big_gin" });
-  else if (which === "cancel") { ui.knockMode = false; render(); }
+  actOn(which, { send: sendAction, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
 }
 
+function setKnockMode(on) {
+  ui.knockMode = on;
+  render();
+  if (on) root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+}
+
+enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
 root.addEventListener("click", (event) => {
-  if (suppressClick) { suppressClick = false; event.preventDefault(); return; }
-  const cardEl = event.target.closest("[data-my-hand] .card");
-  if (cardEl) { if (!cardEl.dataset.inert) onHandClick(cardEl.dataset.card); return; }
-  if (event.target.closest("[data-stock]")) { if (canDraw("stock")) sendAction({ type: "draw", source: "stock" }); return; }
-  if (event.target.closest("[data-discard]")) { if (canDraw("discard")) sendAction({ type: "draw", source: "discard" }); return; }
-  const which = event.target.closest("[data-act]")?.dataset.act;
-  if (which) doAct(which);
   if (event.target.closest("[data-open-sheet]")) { renderSheet(); document.getElementById("sheet").showModal(); }
 });
 
 // Drag and drop as on the live table: a card onto the discard pile, a pile onto the hand.
-let drag = null;
-let suppressClick = false;
-root.addEventListener("pointerdown", (event) => {
-  if (event.button !== 0) return;
-  const src = event.target.closest("[data-stock][data-active='true'], [data-discard][data-active='true'], [data-my-hand] .card[data-drag='card']");
-  if (src) drag = { src, x: event.clientX, y: event.clientY, id: event.pointerId, ghost: null };
+enableDrag(root, {
+  dropCard: onHandClick,
+  dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
 });
-window.addEventListener("pointermove", (event) => {
-  if (!drag || event.pointerId !== drag.id) return;
-  if (!drag.ghost) {
-    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
-    const face = drag.src.matches(".card") ? drag.src : drag.src.querySelector(".pile__slot .card:last-child");
-    if (!face) { drag = null; return; }
-    drag.ghost = face.cloneNode(true);
-    drag.ghost.classList.add("drag-ghost");
-    drag.ghost.setAttribute("aria-hidden", "true");
-    document.body.append(drag.ghost);
-    root.classList.add("is-dragging");
-    (drag.src.matches(".card") ? $("[data-discard]") : $("[data-my-hand]")).dataset.drop = "true";
-  }
-  drag.ghost.style.left = `${event.clientX}px`;
-  drag.ghost.style.top = `${event.clientY}px`;
-});
-window.addEventListener("pointerup", (event) => {
-  if (!drag || event.pointerId !== drag.id) return;
-  const d = drag;
-  drag = null;
-  if (!d.ghost) return;
-  d.ghost.remove();
-  root.classList.remove("is-dragging");
-  root.querySelectorAll("[data-drop]").forEach((el) => delete el.dataset.drop);
-  suppressClick = true;
-  setTimeout(() => { suppressClick = false; }, 0);
-  const under = document.elementFromPoint(event.clientX, event.clientY);
-  if (d.src.matches(".card")) {
-    if (under?.closest("[data-discard]")) onHandClick(d.src.dataset.card);
-  } else if (under?.closest("[data-my-hand], .seat--me")) {
-    const source = d.src.matches("[data-stock]") ? "stock" : "discard";
-    if (canDraw(source)) sendAction({ type: "draw", source });
-  }
-});
-window.addEventListener("pointercancel", () => {
-  drag?.ghost?.remove();
-  drag = null;
-  root.classList.remove("is-dragging");
-});
+
 
 document.addEventListener("keydown", (event) => {
   if (!ui.record || event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;

@@ -1,20 +1,16 @@
-"""Errors raised by the games services.
+"""The refusals of the games app (services and selectors raise them).
 
-Every error carries ``code`` (the machine-readable code of docs/protocol.md, sent
-to WebSocket clients as is) and ``message`` (a sentence for a person). A service
-that raises has changed nothing.
+Each is a ``ginsite.errors.AppError``: ``code`` (the machine-readable code of
+docs/protocol.md, sent to WebSocket clients as is) and ``message`` (a sentence for a
+person); ginsite/errors.py maps them to replies. Code that raises one has changed
+nothing.
 """
 
+from ginsite.errors import AppError
 
-class ServiceError(Exception):
-    """Base of every refusal by a games service."""
 
-    code = "server_error"
-    default_message = "The server could not do that."
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
+class ServiceError(AppError):
+    """Base of every refusal by the games app."""
 
 
 class MalformedActionError(ServiceError):

@@ -1,0 +1,43 @@
+"""Reads of the open platform (the bot API's challenges) for its views, streams and
+template tags."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from .models import Challenge
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+# A challenge not answered within this time expires: the person who sent it from a
+# page is gone by then, and a bot must not start a match against an empty seat.
+CHALLENGE_EXPIRY = timedelta(minutes=10)
+
+
+def open_challenges() -> QuerySet[Challenge]:
+    """Challenges still waiting for an answer (created, not expired)."""
+    return Challenge.objects.filter(
+        status=Challenge.Status.CREATED, created_at__gte=timezone.now() - CHALLENGE_EXPIRY
+    )
+
+
+def challenges_to(*, user: User) -> list[Challenge]:
+    """The open challenges to ``user``, oldest first, with their challengers."""
+    return list(
+        open_challenges().filter(dest=user).select_related("challenger").order_by("created_at")
+    )
+
+
+def challenge_is_open(*, challenge: Challenge) -> bool:
+    """Whether ``challenge`` still waits for an answer (not answered, not expired)."""
+    return open_challenges().filter(pk=challenge.pk).exists()
+
+
+def challenge_get(*, challenge_id: int) -> Challenge | None:
+    """The challenge of that id, with both players, or None."""
+    return Challenge.objects.select_related("dest", "challenger").filter(pk=challenge_id).first()

@@ -1,0 +1,146 @@
+// Rendering shared by the live table (games/static/games/table/) and the replay
+// (replay.js), and with the offline table (offline/app.js): a group of cards (a meld,
+// or the deadwood), the player's own hand, the hands of a finished hand, and the
+// sentence of a move.
+
+import {
+  cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
+} from "./cards.js";
+
+/** A meld (or with `deadwood`, the deadwood) as a labelled group of cards; `card`
+ * renders each one (the table marks the cards laid off). */
+export function cardGroup(cards, { deadwood = false, role = "group", card = (c) => renderCard(c) } = {}) {
+  const g = document.createElement("div");
+  g.className = deadwood ? "meld-group meld-group--deadwood" : "meld-group";
+  g.setAttribute("role", role);
+  g.setAttribute("aria-label", `${deadwood ? "deadwood" : "meld"}: ${cardListName(cards)}`);
+  g.append(...cards.map(card));
+  return g;
+}
+
+/** What `who` did, as text and card nodes to append: `move` is an event of the
+ * table's history or an action of the replay; `drawn` is the card drawn when the
+ * viewer may know it; `auto` marks a move the server played when the clock ran out. */
+export function moveParts(move, who, { drawn = null, auto = false } = {}) {
+  const suffix = auto ? " (clock ran out: played by the server)" : "";
+  switch (move.type) {
+    case "pass": return [`${who} passed${suffix}`];
+    case "draw": {
+      const verb = move.source === "discard" ? "took" : "drew";
+      const pile = move.source === "discard" ? "the discard pile" : "the stock";
+      const shown = move.card ?? drawn;
+      return shown
+        ? [`${who} ${verb} `, renderCardText(shown), ` from ${pile}${suffix}`]
+        : [`${who} ${verb} from ${pile}${suffix}`];
+    }
+    case "discard": return [`${who} discarded `, move.card ? renderCardText(move.card) : "", suffix];
+    case "knock":
+      return move.card
+        ? [`${who} knocked, discarding `, renderCardText(move.card), ` face down${suffix}`]
+        : [`${who} knocked${suffix}`];
+    case "gin": return [`${who} went gin${suffix}`];
+    case "big_gin": return [`${who} made big gin${suffix}`];
+    default: return [`${who}: ${move.type}`];
+  }
+}
+
+/** The two hands of a finished hand in the result dialog, in `order` (seats), each
+ * named by `name(seat)`: melds (with the cards laid off on the knocker's), deadwood,
+ * the knock card, and a legend of the lay-offs. */
+export function renderResultHands(result, container, { order, name }) {
+  container.replaceChildren();
+  const laid = new Set(result.layoffs || []);
+  for (const seat of order) {
+    const box = document.createElement("section");
+    box.className = "showdown__seat";
+    // Cards the defender laid off are shown on the knocker's meld they joined.
+    const melds = (result.melds?.[seat] || []).map((m, i) => (
+      seat === result.knocker ? sortMeld([...m, ...(result.layoffs_onto?.[i] || [])]) : sortMeld(m)
+    ));
+    const dead = sortByRank(result.deadwood_cards?.[seat] || []);
+    const h = document.createElement("h3");
+    const label = document.createElement("span");
+    const role = result.knocker === seat
+      ? { gin: " · gin", big_gin: " · big gin" }[result.kind] ?? " · knocked"
+      : "";
+    label.textContent = `${name(seat)}${role}`;
+    const dwLabel = document.createElement("span");
+    dwLabel.textContent = `deadwood ${result.deadwood?.[seat] ?? "?"}`;
+    h.append(label, dwLabel);
+    const cards = document.createElement("div");
+    cards.className = "showdown__cards";
+    cards.setAttribute("role", "list");
+    cards.setAttribute("aria-label", `${name(seat)}: melds and deadwood`);
+    const card = (c) => {
+      const laidOff = laid.has(c) && seat === result.knocker;
+      return renderCard(c, {
+        className: laidOff ? "card--layoff" : "",
+        label: laidOff ? `${cardName(c)}, laid off` : undefined,
+      });
+    };
+    for (const meld of melds) cards.append(cardGroup(meld, { role: "listitem", card }));
+    if (dead.length) cards.append(cardGroup(dead, { deadwood: true, role: "listitem" }));
+    box.append(h, cards);
+    if (result.knocker === seat && result.knock_card) {
+      const note = document.createElement("p");
+      note.className = "legend";
+      note.append("Discarded face down: ", renderCardText(result.knock_card));
+      box.append(note);
+    }
+    container.append(box);
+  }
+  if (laid.size) {
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    const swatch = document.createElement("span");
+    swatch.className = "swatch swatch--layoff";
+    legend.append(swatch, `Laid off onto the knocker's melds: ${cardListName([...laid])}.`);
+    container.append(legend);
+  }
+}
+
+/** A card of the player's own hand, as a button labelled with what it would do now:
+ * on their discard turn it can be discarded (deadwood left after: `after`) or, in
+ * knock mode, knocked with (`knocks`: card -> deadwood), unless it was just taken from
+ * the discard pile; otherwise it is inert but focusable, so the hand reads card by card. */
+export function handCard(c, { discardTurn, takenFromDiscard, knocks, after, canDiscard, fresh = false }) {
+  const locked = takenFromDiscard === c && discardTurn;
+  const el = renderCard(c, { tag: "button" });
+  el.dataset.drag = discardTurn && !locked ? "card" : "";
+  if (fresh) el.classList.add("card--new");
+  if (locked) el.classList.add("card--locked");
+  let label = cardName(c);
+  if (discardTurn) {
+    if (knocks) {
+      el.dataset.knock = String(knocks.has(c));
+      el.disabled = !knocks.has(c);
+      label += knocks.has(c) ? `: knock with it, deadwood ${knocks.get(c)}` : ": cannot knock with it";
+    } else if (locked) {
+      el.disabled = true;
+      label += ": just taken from the discard pile, cannot be discarded this turn";
+    } else {
+      el.disabled = !canDiscard(c);
+      label += `: discard (deadwood after: ${after.get(c)})`;
+      el.title = `Discard ${cardName(c)} — deadwood left: ${after.get(c)}`;
+    }
+  } else {
+    el.setAttribute("aria-disabled", "true");
+    el.dataset.inert = "true";
+  }
+  el.setAttribute("aria-label", label);
+  return el;
+}
+
+/** A group of the player's own hand (a set, a run, or the deadwood) with its tag. */
+export function taggedGroup(kind, cards, card) {
+  const wrap = document.createElement("div");
+  wrap.className = kind === "deadwood" ? "meld-group meld-group--deadwood" : "meld-group";
+  wrap.setAttribute("role", "group");
+  wrap.setAttribute("aria-label", `${kind}: ${cardListName(cards)}`);
+  const tag = document.createElement("span");
+  tag.className = "meld-group__tag";
+  tag.textContent = kind;
+  tag.setAttribute("aria-hidden", "true");
+  wrap.append(tag, ...cards.map(card));
+  return wrap;
+}

@@ -1,0 +1,102 @@
+// Input: sending actions, clicks, drag and drop (pointer events: mouse and touch),
+// the keyboard, and the dialogs' buttons.
+
+import { actOn, enableClicks } from "../controls.js";
+import { enableDrag } from "../drag.js";
+import { conn } from "./connection.js";
+import { render, toast } from "./render.js";
+import { closeShowdown, dismissedKey, openShowdown, rematchUrl } from "./showdown.js";
+import { canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
+
+// --------------------------------------------------------------------------
+// Sending
+// --------------------------------------------------------------------------
+export function sendAction(action) {
+  if (ui.pending || !ui.msg) return;
+  const ok = conn.send({ type: "action", version: ui.msg.version, action });
+  if (!ok) { toast("Not connected: reconnecting, try again in a moment."); return; }
+  ui.pending = true;
+  ui.knockMode = false;
+  root.classList.add("is-pending");
+  render();
+}
+
+export function sendControl(type) {
+  const body = type === "resign" ? { type, version: ui.msg.version } : { type };
+  if (!conn.send(body)) toast("Not connected: reconnecting, try again in a moment.");
+}
+
+// --------------------------------------------------------------------------
+// Input: clicks, drag and drop (pointer events: mouse and touch), keyboard
+// --------------------------------------------------------------------------
+export function onHandClick(card) {
+  if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
+  if (canDiscard(card)) sendAction({ type: "discard", card });
+}
+
+enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
+
+export function doAct(act) {
+  actOn(act, { send: sendAction, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
+}
+
+function setKnockMode(on) {
+  ui.knockMode = on;
+  render();
+  if (on) root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+}
+
+enableDrag(root, {
+  dropCard: onHandClick,
+  dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
+});
+
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
+  if (key === "arrowleft" || key === "arrowright") {
+    const cards = [...root.querySelectorAll("[data-my-hand] .card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i >= 0) {
+      const next = cards[(i + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length];
+      next.focus();
+      event.preventDefault();
+    }
+    return;
+  }
+  const map = { s: () => canDraw("stock") && sendAction({ type: "draw", source: "stock" }),
+    d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),
+    p: () => canPass() && sendAction({ type: "pass" }),
+    k: () => nonGinKnocks().length && doAct("knock"),
+    g: () => ginOptions().length && doAct("gin"),
+    b: () => canBigGin() && doAct("big-gin") };
+  if (map[key]) { map[key](); event.preventDefault(); }
+});
+
+// --------------------------------------------------------------------------
+// Dialogs and page wiring
+// --------------------------------------------------------------------------
+document.getElementById("showdown").addEventListener("click", (event) => {
+  if (event.target.closest("[data-next-hand]")) closeShowdown();
+  else if (event.target.closest("[data-rematch]")) {
+    if (ui.msg.match.rematch?.match_id) { location.assign(rematchUrl()); return; }
+    sendControl("rematch");
+    event.target.closest("[data-rematch]").disabled = true;
+  }
+});
+document.getElementById("showdown").addEventListener("close", () => {
+  if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
+});
+root.querySelector("[data-show-result]").addEventListener("click", () => {
+  openShowdown((ui.msg.match.hands || []).at(-1)?.number ?? null);
+});
+export const resignDialog = document.getElementById("resign-dialog");
+root.querySelector("[data-resign]").addEventListener("click", () => resignDialog.showModal());
+resignDialog.addEventListener("close", () => {
+  if (resignDialog.returnValue === "resign") sendControl("resign");
+});
+document.getElementById("conn-retry").addEventListener("click", () => conn.nudge());
+window.addEventListener("online", () => conn.nudge());
+document.addEventListener("visibilitychange", () => { if (!document.hidden) conn.nudge(); });

@@ -1,0 +1,369 @@
+// Rendering the table from the state (seats, piles, hands, actions, sidebar, log,
+// clock), announcements for screen readers and the toast for errors.
+
+import { handCard, moveParts, taggedGroup } from "../hands.js";
+import { renderActionButtons, yourTurnPrompt } from "../controls.js";
+import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
+import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
+import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
+import { plural } from "../words.js";
+import { renderShowdown, resultHeadline, resultWhy, verificationNode } from "./showdown.js";
+import {
+  $, canBigGin, canDiscard, canDraw, canPass, ginOptions, isBot, isPlayer, knockOptions, nonGinKnocks, opp, root, seatInfo, seatName, ui, you,
+} from "./state.js";
+
+// --------------------------------------------------------------------------
+// Rendering the table
+// --------------------------------------------------------------------------
+export function render() {
+  const msg = ui.msg;
+  if (!msg) return;
+  // An invitation closed (cancelled in another tab, or expired): the page says so
+  // (unless this page is already leaving: its own Cancel button was pressed).
+  if (msg.match.status === "cancelled") { if (!pageLeaving) location.reload(); return; }
+  const waiting = msg.match.status === "waiting";
+  $("[data-waiting]").hidden = !waiting;
+  $("[data-play]").hidden = waiting;
+  root.classList.toggle("knock-mode", ui.knockMode);
+  renderSeats();
+  renderTitle();
+  if (waiting) { renderSidebar(); return; }
+  renderOpponent();
+  renderCentre();
+  renderMyHand();
+  renderActions();
+  renderSidebar();
+  renderClock();
+  if (document.getElementById("showdown").open) renderShowdown();
+}
+
+export let pageLeaving = false;
+window.addEventListener("beforeunload", () => { pageLeaving = true; });
+
+export const baseTitle = document.title;
+export function renderTitle() {
+  const m = ui.msg.match;
+  const mine = isPlayer() && m.status === "active" && ui.msg.view?.current_player === you();
+  document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
+}
+
+export function renderSeats() {
+  if (!ui.msg) return;
+  const view = ui.msg.view;
+  const bars = [[$("[data-seat-bar='top']"), isPlayer() ? opp() : 1], [$("[data-seat-bar='bottom']"), isPlayer() ? you() : 0]];
+  for (const [bar, seat] of bars) {
+    if (!bar) continue;
+    const info = seatInfo(seat);
+    bar.dataset.turn = String(view?.current_player === seat && ui.msg.match.status === "active");
+    bar.querySelector("[data-name]").textContent = isPlayer() && seat === you() ? `${info.name || "You"} (you)` : seatName(seat, { capital: true });
+    bar.querySelector("[data-score]").textContent = String(info.score ?? 0);
+    bar.querySelector("[data-score]").setAttribute("aria-label", `score ${info.score ?? 0}`);
+    const dealer = bar.querySelector("[data-dealer]");
+    dealer.hidden = view?.dealer !== seat;
+    const c = bar.querySelector(".conn");
+    if (isPlayer() && seat === you()) continue;  // my own dot follows the socket (onStatus)
+    if (isBot(seat)) { c.dataset.state = "bot"; c.textContent = "computer"; }
+    else if (info.connected) { c.dataset.state = "online"; c.textContent = "online"; }
+    else { c.dataset.state = "offline"; c.textContent = "offline"; }
+  }
+}
+
+export function renderOpponent() {
+  const view = ui.msg.view;
+  const box = $("[data-opp-hand]");
+  box.replaceChildren();
+  const seat = isPlayer() ? opp() : 1;
+  const known = isPlayer() ? view.opponent_known_cards || [] : view.known_cards?.[seat] || [];
+  const count = isPlayer() ? view.opponent_card_count ?? 10 : view.card_counts?.[seat] ?? 10;
+  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
+  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: "hidden card" }));
+  box.setAttribute("aria-label", `${seatName(seat, { capital: true })}: ${plural(count, "card")}${known.length ? `, known: ${cardListName(known)}` : ""}`);
+  $("[data-opp-note]").textContent = `${plural(count, "card")}${known.length ? ` · known: ${known.length}` : ""}`;
+}
+
+export function renderCentre() {
+  const view = ui.msg.view;
+  const stock = $("[data-stock]");
+  const stockActive = canDraw("stock") && !ui.pending;
+  stock.dataset.active = String(stockActive);
+  stock.disabled = !stockActive;
+  stock.querySelector("[data-stock-count]").textContent = String(view.stock_count);
+  stock.setAttribute("aria-label", `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`);
+  const slot = stock.querySelector(".pile__slot");
+  slot.replaceChildren();
+  if (view.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
+
+  const discard = $("[data-discard]");
+  const top = view.discard_pile[view.discard_pile.length - 1];
+  const takeActive = canDraw("discard") && !ui.pending;
+  const dropActive = ui.msg.view.phase === "discard" && isPlayer() && view.current_player === you() && !ui.pending;
+  discard.dataset.active = String(takeActive);
+  discard.disabled = !takeActive;
+  discard.dataset.dropZone = dropActive ? "discard" : "";
+  const dslot = discard.querySelector(".pile__slot");
+  dslot.replaceChildren();
+  dslot.classList.add("discard-stack");
+  for (const c of view.discard_pile.slice(-3)) dslot.append(renderCard(c));
+  discard.setAttribute("aria-label", top
+    ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}`
+    : "Discard pile: empty");
+
+  $("[data-status]").replaceChildren(...statusLine());
+}
+
+
+export function statusLine() {
+  const msg = ui.msg;
+  const view = msg.view;
+  const m = msg.match;
+  const main = document.createElement("span");
+  const sub = document.createElement("small");
+  if (m.status === "finished") {
+    main.textContent = "Match over";
+    sub.textContent = m.winner === you() ? "You won." : `${seatName(m.winner, { capital: true })} won.`;
+    return [main, sub];
+  }
+  const turn = view.current_player;
+  if (isPlayer() && turn === you()) {
+    if (ui.pending) main.textContent = "…";
+    else {
+      [main.textContent, sub.textContent] = yourTurnPrompt(view, {
+        knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
+        canKnock: nonGinKnocks().length > 0,
+      });
+    }
+  } else if (turn === null || turn === undefined) {
+    main.textContent = "Hand over";
+  } else {
+    main.textContent = `${seatName(turn, { capital: true })} ${isBot(turn) ? "is thinking…" : "to play"}`;
+    sub.textContent = view.phase === "first_turn" ? "First turn: upcard offer." : "";
+  }
+  return [main, sub];
+}
+
+export function handGroups(view) {
+  const hand = view.hand;
+  let melds = Array.isArray(view.melds) ? view.melds : null;
+  if (!melds || melds.flat().some((c) => !hand.includes(c))) melds = bestMelds(hand).melds;
+  const inMelds = new Set(melds.flat());
+  const dead = sortByRank(hand.filter((c) => !inMelds.has(c)));
+  const groups = melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? "set" : "run", cards: sortMeld(m) }));
+  groups.sort((a, b) => a.cards[0].localeCompare(b.cards[0]));
+  return { groups, dead };
+}
+
+export function renderMyHand() {
+  const view = ui.msg.view;
+  const box = $("[data-my-hand]");
+  const focused = document.activeElement?.dataset?.card;
+  box.replaceChildren();
+  if (!isPlayer()) {
+    // Watching: seat 0's cards face down, with those it took from the discard pile.
+    $("[data-my-summary]").hidden = true;
+    const known = view.known_cards?.[0] || [];
+    const count = view.card_counts?.[0] ?? 10;
+    const wrap = document.createElement("div");
+    wrap.className = "meld-group meld-group--deadwood";
+    for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
+    for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: "hidden card" }));
+    box.append(wrap);
+    box.setAttribute("aria-label", `${seatName(0, { capital: true })}: ${plural(count, "card")}`);
+    return;
+  }
+  $("[data-my-summary]").hidden = false;
+  const { groups, dead } = handGroups(view);
+  const myTurnDiscard = view.current_player === you() && view.phase === "discard" && !ui.pending;
+  const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
+  const after = myTurnDiscard ? deadwoodAfterDiscard(view.hand) : null;
+  const makeCard = (c) => handCard(c, {
+    discardTurn: myTurnDiscard, takenFromDiscard: view.taken_from_discard, knocks, after,
+    canDiscard, fresh: ui.newCards.has(c),
+  });
+  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
+  if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
+  const total = $("[data-deadwood]");
+  total.textContent = `Deadwood ${view.deadwood}`;
+  total.setAttribute("aria-label", `Your deadwood: ${plural(view.deadwood, "point")}`);
+  total.dataset.knockable = String(view.hand.length === 10 && view.deadwood <= view.knock_limit);
+  $("[data-knock-limit]").textContent = view.rules?.straight ? "Straight gin: gin only" : `Knock limit ${view.knock_limit}`;
+  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+  // A card just drawn takes the focus when nothing else has it (the pile pressed is
+  // now disabled): Enter discards it, the arrow keys move to another card.
+  else if (myTurnDiscard && ui.newCards.size && document.activeElement === document.body) {
+    box.querySelector(`[data-card="${[...ui.newCards][0]}"]`)?.focus();
+  }
+}
+
+export function renderActions() {
+  renderActionButtons($("[data-actions]"), {
+    mine: isPlayer() && ui.msg.view.current_player === you() && ui.msg.match.status === "active",
+    firstTurn: ui.msg.view?.phase === "first_turn", knockMode: ui.knockMode,
+    canPass: canPass(), canTake: canDraw("discard"), knocks: nonGinKnocks(),
+    canGin: ginOptions().length > 0, canBigGin: canBigGin(), disabled: ui.pending,
+  });
+}
+
+export function renderSidebar() {
+  const m = ui.msg.match;
+  const r = m.rules || {};
+  const variants = { default: "Default", time_freedom: "Time Freedom", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
+  const meta = $("[data-meta]");
+  const rows = [
+    ["Variant", variants[m.variant] || m.variant],
+    ["Target", r.target_score],
+    ["Hand", m.hand_number],
+    ["Knock limit", r.straight ? "gin only" : ui.msg.view?.knock_limit ?? r.knock_limit],
+    ["Clock", r.turn_seconds ? `${r.turn_seconds} s per turn` : "none"],
+    ["Rated", m.rated ? "yes" : "no"],
+  ];
+  renderFacts(meta, rows);
+  renderScoreboard($("[data-scoreboard]"), (isPlayer() ? [you(), opp()] : [0, 1]).map(
+    (seat) => [seatName(seat, { capital: true }), seatInfo(seat).score ?? 0],
+  ));
+  $("[data-resign]").hidden = !(isPlayer() && m.status === "active");
+  $("[data-show-result]").hidden = m.status !== "finished";
+  renderFairness();
+  renderLog();
+}
+
+export function renderFairness() {
+  if (!ui.msg) return;
+  const m = ui.msg.match;
+  // Before the first deal there is no commitment yet: say what will appear here.
+  const dealt = Boolean(m.commitment && m.hand_number);
+  $("[data-commitment-lead]").hidden = !dealt;
+  $("[data-commitment]").hidden = !dealt;
+  $("[data-commitment-none]").hidden = dealt;
+  $("[data-commitment]").textContent = m.commitment || "";
+  $("[data-commitment-short]").textContent = m.commitment ? m.commitment.slice(0, 12) : "";
+  $("[data-commitment-hand]").textContent = m.hand_number ? `hand ${m.hand_number}` : "";
+  const box = $("[data-last-verify]");
+  const last = (m.hands || []).filter((h) => h.seed).at(-1);
+  box.replaceChildren();
+  if (!last) {
+    const p = document.createElement("p");
+    p.className = "panel__lead";
+    p.textContent = "The seed is revealed and checked here when the hand ends.";
+    box.append(p);
+    return;
+  }
+  const p = document.createElement("p");
+  p.textContent = `Hand ${last.number}:`;
+  box.append(p, verificationNode(ui.verifications.get(last.number)));
+}
+
+export function describeEvent(e) {
+  const frag = document.createElement("li");
+  frag.append(...moveParts(e, seatName(e.seat, { capital: true })));
+  return frag;
+}
+
+export function renderLog() {
+  renderMoveLog($("[data-log]"), ui.msg.view?.history || [], describeEvent);
+}
+
+// Clock: the server sends remaining_ms; count down from our own receipt time
+// so a skewed device clock does not matter. After a showdown the turn clock starts
+// late (docs/protocol.md): remaining_ms exceeds turn_seconds by the grace left, shown
+// as "Next hand in N s" in the result dialog while the turn clock stands still.
+export let clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
+export function renderClock() {
+  const c = ui.msg.match.clock;
+  const el = $("[data-clock]");
+  if (!c || ui.msg.match.status !== "active" || c.remaining_ms === null || c.remaining_ms === undefined) {
+    el.hidden = true;
+    clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
+    tickGrace();
+    return;
+  }
+  el.hidden = false;
+  // A move within the turn (a draw) keeps the clock object: the countdown goes on.
+  if (clockState.source !== c) {
+    const now = performance.now();
+    const total = (c.turn_seconds || 30) * 1000;
+    const grace = Math.max(0, c.remaining_ms - total);
+    clockState = { source: c, until: now + c.remaining_ms, total, seat: ui.msg.view.current_player, graceUntil: grace ? now + grace : 0 };
+  }
+  tickClock();
+}
+export function tickClock() {
+  tickGrace();
+  const el = $("[data-clock]");
+  if (el.hidden || !clockState.total) return;
+  const waiting = clockState.graceUntil > performance.now();
+  const left = waiting ? clockState.total : Math.max(0, clockState.until - performance.now());
+  const secs = Math.ceil(left / 1000);
+  el.dataset.waiting = String(waiting);
+  el.querySelector("[data-clock-text]").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+  el.querySelector(".clock__bar span").style.width = `${Math.min(100, (left / clockState.total) * 100)}%`;
+  el.dataset.urgent = String(secs <= 10);
+  const mine = isPlayer() && clockState.seat === you();
+  el.setAttribute("aria-label", waiting
+    ? `The clock starts in ${plural(Math.ceil((clockState.graceUntil - performance.now()) / 1000), "second")}`
+    : `${mine ? "Your" : "Opponent's"} time left: ${plural(secs, "second")}`);
+}
+export function tickGrace() {
+  const note = document.querySelector("#showdown [data-next-countdown]");
+  const left = Math.ceil((clockState.graceUntil - performance.now()) / 1000);
+  const show = left > 0 && ui.msg?.match.status === "active";
+  note.hidden = !show;
+  if (show) note.textContent = `Next hand in ${left} s: the clock starts then.`;
+}
+setInterval(tickClock, 250);
+
+// --------------------------------------------------------------------------
+// Announcements for screen readers and a toast for errors
+// --------------------------------------------------------------------------
+// Polite announcements of what changed between two rendered states: every move of
+// either player (with the card I drew), the result of each hand, the next deal,
+// the end of the match, then whose turn it is.
+export function announce(previous, next) {
+  const live = document.getElementById("announce");
+  if (!next.view) return;
+  const parts = [];
+  const handsBefore = (previous?.match.hands || []).length;
+  const finished = previous ? (next.match.hands || []).slice(handsBefore) : [];
+  for (const hand of finished) {
+    if (hand.result) parts.push(`Hand ${hand.number} over. ${resultHeadline(hand.result)}. ${resultWhy(hand.result, next.match.rules)}`);
+  }
+  if (next.match.status === "finished" && previous?.match.status !== "finished") {
+    const w = next.match.winner;
+    parts.push(w === null || w === undefined ? "Match over." : isPlayer() && w === you() ? "Match over: you win the match!" : `Match over: ${seatName(w)} wins the match.`);
+  } else if (!previous?.view || previous.match.hand_number !== next.match.hand_number) {
+    parts.push(`Hand ${next.match.hand_number} dealt.`);
+  }
+  const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
+  const history = next.view.history || [];
+  const fresh = history.slice(samehand ? (previous.view.history || []).length : 0);
+  // On arrival (first state, reload) only the hand's last move: what just happened.
+  parts.push(...(previous ? fresh : history.slice(-1)).map(eventSentence));
+  if (next.match.status === "active") parts.push(statusLine().map((n) => n.textContent).filter(Boolean).join(". "));
+  live.textContent = parts.filter(Boolean).join(" ");
+}
+
+export function eventSentence(e) {
+  const who = seatName(e.seat, { capital: true });
+  const card = e.card ? `the ${cardName(e.card)}` : "";
+  switch (e.type) {
+    case "pass": return `${who} passed.`;
+    case "draw": {
+      if (e.source === "discard") return `${who} took ${card} from the discard pile.`;
+      const drawn = isPlayer() && e.seat === you() && ui.newCards.size === 1 ? [...ui.newCards][0] : null;
+      return drawn ? `You drew the ${cardName(drawn)} from the stock.` : `${who} drew from the stock.`;
+    }
+    case "discard": return `${who} discarded ${card}.`;
+    case "knock": return `${who} knocked.`;
+    case "gin": return `${who} went gin.`;
+    case "big_gin": return `${who} made big gin.`;
+    default: return "";
+  }
+}
+
+export let toastTimer = null;
+export function toast(text) {
+  const el = document.getElementById("toast");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 4000);
+}

@@ -1,0 +1,234 @@
+// The result dialog: the hands of a finished hand and why it scored what it did, the
+// match's end and its totals, the deal's verification.
+
+import { renderResultHands } from "../hands.js";
+import { renderReviewLine } from "../review.js";
+import { plural } from "../words.js";
+import { verify } from "./fairness.js";
+import { config, isPlayer, opp, seatInfo, seatName, ui, you } from "./state.js";
+
+// --------------------------------------------------------------------------
+// Showdown and match end
+// --------------------------------------------------------------------------
+export const rematchUrl = () => config.matchUrlTemplate.replace("__ID__", String(ui.msg.match.rematch.match_id));
+
+export const dismissedKey = `gin-dismissed:${config.matchId}`;
+export const dismissed = () => Number(sessionStorage.getItem(dismissedKey) || 0);
+
+export function handleFinishedHands(firstState) {
+  const hands = ui.msg.match.hands || [];
+  for (const h of hands) if (h.seed) verify(h);
+  const count = hands.length;
+  const last = hands[count - 1];
+  const over = ui.msg.match.status === "finished";
+  if (firstState) {
+    ui.handsSeen = count;
+    const freshDeal = (ui.msg.view?.history || []).length === 0;
+    if ((last && last.number > dismissed() && (freshDeal || over)) || (over && !last)) openShowdown(last?.number ?? null);
+    return;
+  }
+  if (count > (ui.handsSeen ?? 0) || (over && ui.showdownFor === null && !document.getElementById("showdown").open)) {
+    ui.handsSeen = count;
+    openShowdown(last?.number ?? null);
+  }
+}
+
+export function openShowdown(number) {
+  ui.showdownFor = number;
+  const dialog = document.getElementById("showdown");
+  renderShowdown();
+  renderReviewLine(dialog.querySelector("[data-showdown-review]"), { matchId: config.matchId, number, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
+  if (!dialog.open) dialog.showModal();
+}
+
+export function closeShowdown() {
+  const dialog = document.getElementById("showdown");
+  if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
+  if (dialog.open) dialog.close();
+}
+
+export function resultHeadline(result) {
+  const me = you();
+  const w = result.winner;
+  const mine = isPlayer() && w === me;
+  const who = w === null || w === undefined ? "" : seatName(w, { capital: true });
+  const pts = result.points;
+  switch (result.kind) {
+    case "gin": return mine ? `Gin! You score ${plural(pts, "point")}` : `${who} went gin: ${plural(pts, "point")}`;
+    case "big_gin": return mine ? `Big gin! You score ${plural(pts, "point")}` : `${who} made big gin: ${plural(pts, "point")}`;
+    case "undercut": return mine ? `Undercut! You score ${plural(pts, "point")}` : `Undercut! ${who} scores ${plural(pts, "point")}`;
+    case "knock": return mine ? `You win the hand: ${plural(pts, "point")}` : `${who} wins the hand: ${plural(pts, "point")}`;
+    case "draw": return "Draw: nobody scores";
+    default: return "Hand over";
+  }
+}
+
+export function resultWhy(result, rules) {
+  const k = result.knocker;
+  const dw = result.deadwood || [0, 0];
+  const d = k === 0 || k === 1 ? 1 - k : null;
+  const name = (s) => seatName(s);
+  const straight = rules?.straight;
+  switch (result.kind) {
+    case "gin":
+      return straight
+        ? `${seatName(k, { capital: true })} melded all ten cards; ${name(d)} had ${dw[d]} deadwood (Straight Gin: no gin bonus).`
+        : `${seatName(k, { capital: true })} melded all ten cards: ${name(d)}'s deadwood ${dw[d]} plus the gin bonus ${rules?.gin_bonus ?? 25}. No lay-offs after gin.`;
+    case "big_gin":
+      return straight
+        ? `${seatName(result.winner, { capital: true })} melded all eleven cards; the opponent had ${dw[1 - result.winner]} deadwood.`
+        : `${seatName(result.winner, { capital: true })} melded all eleven cards: the opponent's deadwood ${dw[1 - result.winner]} plus the big gin bonus ${rules?.big_gin_bonus ?? 31}.`;
+    case "knock":
+      return `${seatName(k, { capital: true })} knocked with ${dw[k]} deadwood; ${name(d)} had ${dw[d]} after laying off. The knocker scores the difference: ${result.points}.`;
+    case "undercut":
+      return `${seatName(k, { capital: true })} knocked with ${dw[k]} deadwood but ${name(d)} had only ${dw[d]} after laying off: undercut! The difference plus the undercut bonus ${rules?.undercut_bonus ?? 25} = ${result.points}.`;
+    case "draw":
+      return "The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.";
+    default:
+      return "";
+  }
+}
+
+
+export function renderShowdown() {
+  const dialog = document.getElementById("showdown");
+  const m = ui.msg.match;
+  const hand = (m.hands || []).find((h) => h.number === ui.showdownFor);
+  const body = dialog.querySelector("[data-showdown-body]");
+  const headline = dialog.querySelector("[data-showdown-headline]");
+  const why = dialog.querySelector("[data-showdown-why]");
+  const handsBox = dialog.querySelector("[data-showdown-hands]");
+  const scores = dialog.querySelector("[data-showdown-scores]");
+  const end = dialog.querySelector("[data-match-over]");
+  const over = m.status === "finished";
+  if (hand?.result) {
+    headline.textContent = resultHeadline(hand.result);
+    why.textContent = `Hand ${hand.number}. ${resultWhy(hand.result, m.rules)}`;
+    renderResultHands(hand.result, handsBox, {
+      order: isPlayer() ? [opp(), you()] : [1, 0],
+      name: (seat) => seatName(seat, { capital: true }),
+    });
+  } else {
+    headline.textContent = over ? "Match over" : "Hand over";
+    why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : m.end_reason === "suspended" ? suspendedText(m) : "";
+    handsBox.replaceChildren();
+  }
+  scores.replaceChildren();
+  for (const seat of isPlayer() ? [you(), opp()] : [0, 1]) {
+    const name = document.createElement("span");
+    name.textContent = seatName(seat, { capital: true });
+    const delta = document.createElement("span");
+    delta.className = "num";
+    delta.textContent = hand?.result && hand.result.winner === seat ? `+${hand.result.points}` : "";
+    const total = document.createElement("span");
+    total.className = "num";
+    total.textContent = String(seatInfo(seat).score ?? 0);
+    scores.append(name, delta, total);
+  }
+  end.hidden = !over;
+  if (over) renderMatchOver(end);
+  renderShowdownVerification();
+  dialog.querySelector("[data-next-hand]").hidden = over;
+  // No rematch with a player whose account was suspended.
+  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended";
+  const offered = m.rematch?.offered_by;
+  const rematchBtn = dialog.querySelector("[data-rematch]");
+  if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
+  else if (offered === you()) { rematchBtn.textContent = "Rematch offered…"; rematchBtn.disabled = true; }
+  else if (offered !== null && offered !== undefined) { rematchBtn.textContent = "Accept rematch"; rematchBtn.disabled = false; }
+  else { rematchBtn.textContent = "Rematch"; rematchBtn.disabled = false; }
+  body.scrollTop = 0;
+}
+
+/** A forfeit because a moderator suspended the loser's account (not a resignation). */
+export function suspendedText(m) {
+  const winner = m.winner ?? m.final?.winner;
+  if (winner !== 0 && winner !== 1) return "Forfeit: an account was suspended by a moderator.";
+  const loser = 1 - winner;
+  const whose = isPlayer() && loser === you() ? "your" : `${seatName(loser)}'s`;
+  return `Forfeit: ${whose} account was suspended by a moderator.`;
+}
+
+export function renderMatchOver(box) {
+  const m = ui.msg.match;
+  const f = m.final || {};
+  const title = box.querySelector("h3");
+  const winner = m.winner ?? f.winner;
+  if (winner === null || winner === undefined) title.textContent = "Match over";
+  else if (isPlayer() && winner === you()) title.textContent = "🏆 You win the match!";
+  else title.textContent = `${seatName(winner, { capital: true })} wins the match`;
+  const reason = box.querySelector("[data-end-reason]");
+  reason.textContent = {
+    target: `First to ${plural(m.rules?.target_score ?? 0, "point")}.`,
+    resign: "Ended by resignation.",
+    abandon: "Ended by abandonment.",
+    suspended: suspendedText(m),
+  }[m.end_reason] || "";
+  const table = box.querySelector("tbody");
+  table.replaceChildren();
+  const seats = isPlayer() ? [you(), opp()] : [0, 1];
+  box.querySelector("[data-col-a]").textContent = seatName(seats[0], { capital: true });
+  box.querySelector("[data-col-b]").textContent = seatName(seats[1], { capital: true });
+  const rows = [
+    ["Hand points", (s) => f.hand_points?.[s]],
+    ["Game bonus", (s) => f.bonuses?.[s]?.game],
+    ["Line bonus", (s) => f.bonuses?.[s]?.line],
+    ["Shutout", (s) => f.bonuses?.[s]?.shutout],
+  ];
+  for (const [label, get] of rows) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.textContent = label;
+    tr.append(th);
+    for (const s of seats) {
+      const td = document.createElement("td");
+      td.className = "num";
+      td.textContent = String(get(s) ?? 0);
+      tr.append(td);
+    }
+    table.append(tr);
+  }
+  const tfoot = box.querySelector("tfoot tr");
+  tfoot.children[1].textContent = String(f.totals?.[seats[0]] ?? seatInfo(seats[0]).score ?? 0);
+  tfoot.children[2].textContent = String(f.totals?.[seats[1]] ?? seatInfo(seats[1]).score ?? 0);
+}
+
+export function verificationNode(outcome) {
+  const wrap = document.createElement("div");
+  const line = document.createElement("p");
+  line.className = "verify";
+  if (!outcome || outcome === "pending") {
+    line.textContent = "Checking the deal…";
+    wrap.append(line);
+    return wrap;
+  }
+  line.dataset.ok = String(outcome.verified);
+  line.dataset.fairness = outcome.verified ? "verified" : "failed";
+  line.textContent = outcome.verified
+    ? "✓ Deal verified: the revealed seed matches the commitment and deals these cards"
+    : outcome.unavailable ? "Deal not checked: this browser has no WebCrypto here" : "✗ Deal NOT verified";
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = "What was checked";
+  const list = document.createElement("ul");
+  list.className = "verify-checks";
+  for (const c of outcome.checks) {
+    const li = document.createElement("li");
+    li.textContent = `${c.ok ? "✓" : "✗"} ${c.label}`;
+    list.append(li);
+  }
+  details.append(summary, list);
+  wrap.append(line, details);
+  return wrap;
+}
+
+export function renderShowdownVerification() {
+  const dialog = document.getElementById("showdown");
+  const box = dialog.querySelector("[data-showdown-fairness]");
+  const hand = (ui.msg?.match.hands || []).find((h) => h.number === ui.showdownFor);
+  if (!hand) { box.hidden = true; return; }
+  box.hidden = false;
+  box.querySelector("[data-seed]").textContent = hand.seed || "";
+  box.querySelector("[data-commit]").textContent = hand.commitment || "";
+  box.querySelector("[data-verify]").replaceChildren(verificationNode(ui.verifications.get(hand.number)));
+}

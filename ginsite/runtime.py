@@ -1,0 +1,231 @@
+"""The two things the embedded mode does differently from production, each behind
+one adapter, chosen once from the settings (at the first use after start-up, and
+again only when a test changes those settings):
+
+- the scheduler runs a Celery task later, or in the background: ``CeleryScheduler``
+  sends it to the broker, with a countdown, or to its queue (a ``celery worker`` runs
+  it; ``celery beat`` runs the periodic jobs); ``TimerScheduler`` (no broker:
+  ``CELERY_TASK_ALWAYS_EAGER``) runs it on a daemon timer thread of the server
+  process, or on its one background thread, one task after another (so a live move
+  never waits for an analysis), and its ``start_periodic`` starts the embedded beat
+  (ginsite/embedded_beat.py). Work pending when the process stops is lost; the
+  periodic sweeps pick it up.
+- the publisher sends events to channel-layer groups from any thread:
+  ``LayerPublisher`` (Redis) straight away, on the server's loop or the process's own; ``InMemoryPublisher`` (the in-memory layer,
+  whose queues belong to the server's event loop) hands them to the loop the
+  consumers bound with ``bind``.
+
+Nothing else in the site asks which mode it runs in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from typing import Any, Protocol
+
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.db import connections
+
+logger = logging.getLogger(__name__)
+
+Sends = list[tuple[str, dict[str, Any]]]
+PUBLISH_TIMEOUT = 5.0  # seconds a thread waits for its events to reach the layer
+
+
+class Scheduler(Protocol):
+    def run_later(self, task: str, kwargs: dict[str, Any], delay: float) -> None:
+        """Run the registered Celery task ``task`` with ``kwargs`` in ``delay`` seconds."""
+
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        """Run ``task`` off the request path, on its own queue (CELERY_TASK_ROUTES)."""
+
+    def start_periodic(self) -> None:
+        """Make sure the periodic jobs (the beat schedule) run."""
+
+
+class Publisher(Protocol):
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The server's event loop (a consumer calls this on connect)."""
+
+    def send(self, sends: Sends) -> None:
+        """Send each ``(group, event)`` in order."""
+
+
+class CeleryScheduler:
+    def run_later(self, task: str, kwargs: dict[str, Any], delay: float) -> None:
+        from ginsite.celery import app
+
+        app.send_task(task, kwargs=kwargs, countdown=max(0.0, delay))
+
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        from ginsite.celery import app
+
+        app.send_task(task, kwargs=kwargs)
+
+    def start_periodic(self) -> None:
+        """``celery beat`` runs them."""
+
+
+class TimerScheduler:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._timers: set[threading.Timer] = set()
+        self._background: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
+        self._worker: threading.Thread | None = None
+
+    def run_later(self, task: str, kwargs: dict[str, Any], delay: float) -> None:
+        timer = threading.Timer(max(0.0, delay), self._run, args=(task, kwargs))
+        timer.daemon = True
+        with self._lock:
+            self._timers.add(timer)
+        timer.start()
+
+    def _run(self, task: str, kwargs: dict[str, Any]) -> None:
+        with self._lock:
+            self._timers.discard(threading.current_thread())
+        _run_task(task, kwargs)
+
+    def run_in_background(self, task: str, kwargs: dict[str, Any]) -> None:
+        self._background.put((task, kwargs))
+        with self._lock:
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(
+                    target=self._work, name="background", daemon=True
+                )
+                self._worker.start()
+
+    def pending(self) -> int:
+        """Background tasks queued and not yet taken."""
+        return self._background.qsize()
+
+    def _work(self) -> None:
+        while True:
+            task, kwargs = self._background.get()
+            _run_task(task, kwargs)
+
+    def cancel_all(self) -> None:
+        """Forget every pending timer (tests of the embedded mode call this)."""
+        with self._lock:
+            for timer in self._timers:
+                timer.cancel()
+            self._timers.clear()
+
+    def start_periodic(self) -> None:
+        from ginsite import embedded_beat
+
+        embedded_beat.start()
+
+
+def _run_task(task: str, kwargs: dict[str, Any]) -> None:
+    """Run the Celery task ``task`` in this thread, as a worker would (a failure is
+    logged), then close this thread's database connection."""
+    from ginsite import embedded_beat
+
+    try:
+        embedded_beat.run_task(task, (), kwargs)
+    finally:
+        connections.close_all()
+
+
+class LayerPublisher:
+    """A layer over the network works from any thread or loop. In an ASGI process whose
+    sockets have connected, the trip is to the server's loop; anywhere else (a Celery
+    worker playing the computer or expiring a clock, beat, a shell) it is to this
+    process's publishing loop, started on first use, which lives as long as the process
+    and so keeps its Redis connections (``async_to_sync`` would start a thread, an event
+    loop and a new Redis connection for every move)."""
+
+    def __init__(self) -> None:
+        self._server_loop: asyncio.AbstractEventLoop | None = None
+        self._own_loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._server_loop = loop
+
+    def send(self, sends: Sends) -> None:
+        loop = self._server_loop
+        if loop is None or not loop.is_running():
+            loop = self._publishing_loop()
+        asyncio.run_coroutine_threadsafe(_send_all(sends), loop).result(timeout=PUBLISH_TIMEOUT)
+
+    def _publishing_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._own_loop is None or not self._own_loop.is_running():
+                loop = asyncio.new_event_loop()
+                started = threading.Event()
+                loop.call_soon(started.set)
+                threading.Thread(
+                    target=loop.run_forever, name="channel-publisher", daemon=True
+                ).start()
+                started.wait(timeout=PUBLISH_TIMEOUT)
+                self._own_loop = loop
+            return self._own_loop
+
+
+class InMemoryPublisher:
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def send(self, sends: Sends) -> None:
+        loop = self._loop
+        if loop is None or not loop.is_running():
+            return  # no socket has connected to this process: nobody to tell
+        asyncio.run_coroutine_threadsafe(_send_all(sends), loop).result(timeout=PUBLISH_TIMEOUT)
+
+
+async def _send_all(sends: Sends) -> None:
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, event in sends:
+        await layer.group_send(group, event)
+
+
+_chosen: tuple[Scheduler, Publisher] | None = None
+_choose_lock = threading.Lock()
+_SETTINGS = {"CELERY_TASK_ALWAYS_EAGER", "CHANNEL_LAYERS"}
+
+
+def _adapters() -> tuple[Scheduler, Publisher]:
+    global _chosen
+    with _choose_lock:
+        if _chosen is None:
+            embedded = settings.CELERY_TASK_ALWAYS_EAGER
+            backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+            in_memory = backend.endswith("InMemoryChannelLayer")
+            _chosen = (
+                TimerScheduler() if embedded else CeleryScheduler(),
+                InMemoryPublisher() if in_memory else LayerPublisher(),
+            )
+        return _chosen
+
+
+def scheduler() -> Scheduler:
+    return _adapters()[0]
+
+
+def publisher() -> Publisher:
+    return _adapters()[1]
+
+
+def _settings_changed(*, setting: str, **kwargs: Any) -> None:
+    global _chosen
+    if setting in _SETTINGS:
+        old = _chosen
+        with _choose_lock:
+            _chosen = None
+        if old is not None and isinstance(old[0], TimerScheduler):
+            old[0].cancel_all()
+
+
+setting_changed.connect(_settings_changed)

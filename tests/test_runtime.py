@@ -1,0 +1,30 @@
+"""ginsite/runtime.py: the scheduler and publisher adapters follow the settings (the
+embedded mode's behaviour itself: tests/games/test_embedded.py)."""
+
+from ginsite import runtime
+
+
+def test_the_suite_runs_on_the_broker_and_redis_adapters() -> None:
+    assert isinstance(runtime.scheduler(), runtime.CeleryScheduler)
+    assert isinstance(runtime.publisher(), runtime.LayerPublisher)
+
+
+def test_the_embedded_settings_choose_timers_and_the_in_memory_layer(settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    scheduler, publisher = runtime.scheduler(), runtime.publisher()
+    assert isinstance(scheduler, runtime.TimerScheduler)
+    assert isinstance(publisher, runtime.InMemoryPublisher)
+    assert runtime.scheduler() is scheduler  # chosen once, not per call
+    publisher.send([("nobody", {"type": "x"})])  # no loop bound yet: nobody to tell
+
+
+def test_a_pending_timer_is_cancelled_when_the_mode_changes(settings) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    scheduler = runtime.scheduler()
+    assert isinstance(scheduler, runtime.TimerScheduler)
+    scheduler.run_later("games.clock_sweep", {}, 3600)
+    assert len(scheduler._timers) == 1
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    assert scheduler._timers == set()
+    assert isinstance(runtime.scheduler(), runtime.CeleryScheduler)
