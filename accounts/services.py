@@ -172,7 +172,9 @@ def message_hide(
             reason=reason,
             details={**details, "message": message.pk, "text": message.original_text},
         )
-        broadcast.chat_message_hidden(match_id=message.match_id, message_id=message.pk)
+        broadcast.chat_message_hidden(
+            match_id=message.match_id, tournament_id=message.tournament_id, message_id=message.pk
+        )
     message.hidden = True
     return message
 
