@@ -2,7 +2,8 @@
 surrounding transaction commits, so sockets never see a rolled-back write.
 
 Groups: ``chat.lobby`` (lobby readers), ``chat.match.<id>`` (a table's readers),
-``chat.tournament.<id>`` (a tournament's readers) and ``user.<id>`` (every socket of one user: match and lobby consumers join it on connect).
+``chat.tournament.<id>`` (a tournament's readers) and ``user.<id>`` (every socket of
+one user: match, lobby and tournament chat consumers join it on connect).
 Event types and the consumer method that handles each (see games/chat/sockets.py):
 ``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks`` and ``user.logout``.
 """
