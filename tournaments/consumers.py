@@ -68,7 +68,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def tournament_message(self, event: dict) -> None:
-        await self.send(text_data=json.dumps(event["message"]))
+        await self.send(text_data=event["text"])  # serialised once by the sender
 
 
 class TournamentChatConsumer(LobbyChatConsumer):
