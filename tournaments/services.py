@@ -382,7 +382,10 @@ def _arena_pass(t: Tournament, now: datetime) -> list[Pairing]:
                              e.waiting_since.timestamp())
         for e in waiting
     ])
-    return _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], None, now)
+    started = _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], None, now)
+    if started:
+        _changed(t)  # the live matches of the standings message
+    return started
 
 
 def _start_pairings(t: Tournament, pairs: list[tuple[Entrant, Entrant]],
