@@ -234,7 +234,10 @@ class _Hide(ModerationStep[ChatMessage]):
         return self.message, {"message": self.message.pk, "text": self.message.original_text}
 
     def notify(self, result: ChatMessage) -> None:
-        broadcast.chat_message_hidden(match_id=self.message.match_id, message_id=self.message.pk)
+        broadcast.chat_message_hidden(
+            match_id=self.message.match_id, tournament_id=self.message.tournament_id,
+            message_id=self.message.pk,
+        )
 
 
 def message_hide(

@@ -53,7 +53,7 @@ def publish_on_commit(match_id: int, messages: dict[int | None, dict[str, Any]])
         )
         for audience, message in messages.items()
     ]
-    transaction.on_commit(lambda: _group_send(sends), robust=True)
+    transaction.on_commit(lambda: group_send(sends), robust=True)
 
 
 def presence_on_commit(match_id: int) -> None:
@@ -66,10 +66,10 @@ def send_presence(match_id: int) -> None:
 
     message = selectors.presence_message(match_id=match_id)
     if message is not None:
-        _group_send([(public_group(match_id), {"type": "match.presence", "message": message})])
+        group_send([(public_group(match_id), {"type": "match.presence", "message": message})])
 
 
-def _group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
+def group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, event)`` in order, in one trip to the event loop: a
     move's three messages cost one hop from the database thread, not three."""
     runtime.publisher().send(sends)

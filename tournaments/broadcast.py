@@ -5,6 +5,11 @@ Groups (tournaments/consumers.py joins them; docs/protocol.md, "Tournament socke
   message (ranks, points, streaks, live matches: nothing about anyone's cards).
 - ``tournament-<id>-user-<user id>``: one player's sockets there; ``match_ready``.
 
+Each message is serialised once, here: the event carries its JSON text
+(``{"type": "tournament.message", "text": ...}``) and every socket sends that text
+as it is (a standings message of 100 rows is ~10 KB; 500 sockets would otherwise
+serialise it 500 times, and the channel layer pack it 500 times).
+
 Standings are published after the commit of each change (a result, a pairing, a
 join); several changes committed before one publish is claimed go out as one
 message: exactly one process publishes each version (a conditional UPDATE claims
@@ -14,13 +19,15 @@ it), and beat's tick (``publish_pending``) sends a version whose publish was los
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.broadcast import _group_send
+from games import broadcast as games_broadcast
 
 
 def group(tournament_id: int) -> str:
@@ -29,6 +36,11 @@ def group(tournament_id: int) -> str:
 
 def user_group(tournament_id: int, user_id: int) -> str:
     return f"tournament-{tournament_id}-user-{user_id}"
+
+
+def event(message: dict[str, Any]) -> dict[str, str]:
+    """The channel-layer event of a socket message, serialised once."""
+    return {"type": "tournament.message", "text": json.dumps(message)}
 
 
 def standings_on_commit(tournament_id: int) -> None:
@@ -47,7 +59,7 @@ def publish(tournament_id: int, *, now: datetime | None = None) -> bool:
         return False
     tournament = Tournament.objects.get(pk=tournament_id)
     message = selectors.standings_message(tournament)
-    _group_send([(group(tournament_id), {"type": "tournament.message", "message": message})])
+    games_broadcast.group_send([(group(tournament_id), event(message))])
     return True
 
 
@@ -60,10 +72,12 @@ def publish_pending(*, now: datetime | None = None) -> int:
                for pk in list(pending.values_list("pk", flat=True)))
 
 
-def match_ready_on_commit(tournament_id: int, user_ids: list[int], match_id: int) -> None:
-    """Tell both players their match is ready (the page shows the prompt and plays a
-    sound)."""
-    message = {"type": "match_ready", "match_id": match_id, "url": f"/match/{match_id}/"}
-    sends = [(user_group(tournament_id, uid), {"type": "tournament.message", "message": message})
-             for uid in user_ids]
-    transaction.on_commit(lambda: _group_send(sends), robust=True)
+def matches_ready_on_commit(tournament_id: int, ready: list[tuple[list[int], int]]) -> None:
+    """Tell the players of each new match (``(user ids, match id)``) that it is ready
+    (the page shows the prompt and plays a sound), all in one trip after commit."""
+    sends = [
+        (user_group(tournament_id, uid), event(
+            {"type": "match_ready", "match_id": match_id, "url": f"/match/{match_id}/"}))
+        for user_ids, match_id in ready for uid in user_ids
+    ]
+    transaction.on_commit(lambda: games_broadcast.group_send(sends), robust=True)

@@ -1,8 +1,13 @@
-"""The tournament WebSocket (``/ws/tournament/<id>/``; docs/protocol.md, "Tournament
-socket"). Thin: check the viewer may see the tournament, join its groups, send the
-current standings; then relay ``standings`` (everyone) and ``match_ready`` (the
-player's own sockets) from tournaments/broadcast.py. Nothing here ever carries a card.
-The client sends nothing but an optional ``{"type": "ping"}`` (answered ``pong``).
+"""The tournament WebSockets (docs/protocol.md, "Tournament socket").
+
+``/ws/tournament/<id>/``: thin: check the viewer may see the tournament, join its
+groups, send the current standings; then relay ``standings`` (everyone) and
+``match_ready`` (the player's own sockets) from tournaments/broadcast.py. Nothing
+here ever carries a card. The client sends nothing but an optional
+``{"type": "ping"}`` (answered ``pong``).
+
+``/ws/tournament/<id>/chat/``: the tournament's chat room, the lobby chat consumer
+(games/chat/consumers.py) in the tournament's room, under the same moderation.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import broadcast as games_broadcast
+from games.chat.consumers import LobbyChatConsumer
 
 from . import broadcast, selectors
 from .models import Tournament
@@ -62,4 +68,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "pong"}))
 
     async def tournament_message(self, event: dict) -> None:
-        await self.send(text_data=json.dumps(event["message"]))
+        await self.send(text_data=event["text"])  # serialised once by the sender
+
+
+class TournamentChatConsumer(LobbyChatConsumer):
+    """Chat in one tournament's room (who reads and writes: tournaments.selectors)."""
+
+    def chat_room(self) -> dict:
+        return {"match_id": None,
+                "tournament_id": int(self.scope["url_route"]["kwargs"]["tournament_id"])}

@@ -1,7 +1,7 @@
 """The refusals of tournament services: a ``code`` for programs, a sentence for people.
 A refused call changes nothing."""
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 
 class TournamentError(ServiceError):

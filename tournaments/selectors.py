@@ -49,6 +49,24 @@ def can_view(*, tournament: Tournament, user: Any, token: str | None) -> bool:
             or Entrant.objects.filter(tournament=tournament, user=user).exists())
 
 
+def chat_may_read(*, user: Any, tournament_id: int) -> bool:
+    """The tournament's chat room: signed-in users who may see the tournament."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    return tournament is not None and can_view(tournament=tournament, user=user, token=None)
+
+
+def chat_may_write(*, user: Any, tournament_id: int) -> bool:
+    """Writing there: its players (not removed by staff), its creator and staff."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_staff or Tournament.objects.filter(pk=tournament_id, created_by=user).exists():
+        return True
+    return (Entrant.objects.filter(tournament_id=tournament_id, user=user)
+            .exclude(status=Entrant.Status.REMOVED).exists())
+
+
 @dataclass
 class Standing:
     row: scoring.Row

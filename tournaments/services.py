@@ -27,8 +27,8 @@ from django.utils import timezone
 from games.engine import RuleSet
 from games.models import Match, Seat
 from games.services import fairplay
-from games.services.errors import ServiceError
-from games.services.matches import create_started_match, match_forfeit, require_registered
+from games.errors import ServiceError
+from games.services.matches import create_started_matches, match_forfeit, require_registered
 from leaderboards.models import Rating
 
 from . import broadcast
@@ -382,23 +382,38 @@ def _arena_pass(t: Tournament, now: datetime) -> list[Pairing]:
                              e.waiting_since.timestamp())
         for e in waiting
     ])
-    return [_start_pairing(t, by_id[a], by_id[b], None, now) for a, b in pairs]
+    started = _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], None, now)
+    if started:
+        _changed(t)  # the live matches of the standings message
+    return started
 
 
-def _start_pairing(t: Tournament, a: Entrant, b: Entrant, round_number: int | None,
-                   now: datetime) -> Pairing:
-    players = [a.user, b.user] if secrets.randbelow(2) else [b.user, a.user]
-    match = create_started_match(kind=Match.Kind.QUICK, variant=t.variant,
-                                 rules=tournament_rules(t), rated=True, players=players)
-    seat0, seat1 = (a, b) if players[0] == a.user else (b, a)
-    pairing = Pairing.objects.create(tournament=t, round=round_number, seat0=seat0,
-                                     seat1=seat1, match=match, created_at=now)
-    for me, other in ((a, b), (b, a)):
-        me.waiting_since = None
-        me.last_opponent = other
-    Entrant.objects.bulk_update([a, b], ["waiting_since", "last_opponent"])
-    broadcast.match_ready_on_commit(t.pk, [a.user_id, b.user_id], match.pk)
-    return pairing
+def _start_pairings(t: Tournament, pairs: list[tuple[Entrant, Entrant]],
+                    round_number: int | None, now: datetime) -> list[Pairing]:
+    """Start a match for each pair (seats drawn at random) and record the pairings, in a
+    fixed handful of statements whatever the number of pairs; both players of each are
+    told after commit (``match_ready``)."""
+    if not pairs:
+        return []
+    seated = [(a, b) if secrets.randbelow(2) else (b, a) for a, b in pairs]
+    matches = create_started_matches(
+        kind=Match.Kind.QUICK, variant=t.variant, rules=tournament_rules(t), rated=True,
+        pairs=[(a.user, b.user) for a, b in seated], now=now)
+    pairings = Pairing.objects.bulk_create([
+        Pairing(tournament=t, round=round_number, seat0=a, seat1=b, match=match,
+                created_at=now)
+        for (a, b), match in zip(seated, matches, strict=True)
+    ])
+    for a, b in seated:
+        for me, other in ((a, b), (b, a)):
+            me.waiting_since = None
+            me.last_opponent = other
+    Entrant.objects.bulk_update([e for pair in seated for e in pair],
+                                ["waiting_since", "last_opponent"])
+    broadcast.matches_ready_on_commit(t.pk, [
+        ([a.user_id, b.user_id], match.pk) for (a, b), match in zip(seated, matches, strict=True)
+    ])
+    return pairings
 
 
 def _swiss_next_round(t: Tournament, now: datetime) -> Round | None:
@@ -436,8 +451,7 @@ def _swiss_next_round(t: Tournament, now: datetime) -> Round | None:
     t.current_round = number
     t.save(update_fields=["current_round"])
     by_id = {e.pk: e for e in entrants}
-    for a, b in pairs:
-        _start_pairing(t, by_id[a], by_id[b], number, now)
+    _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], number, now)
     if bye is not None:
         entrant = by_id[bye]
         Pairing.objects.create(tournament=t, round=number, seat0=entrant, seat1=None,

@@ -27,7 +27,7 @@ from games.bots import LEVELS, choose_action
 from games.engine import HandState
 from games.models import Hand, Match, Seat
 from games.services import move_submit
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 from leaderboards.models import Rating
 
 from . import selectors, services, tasks

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.services.errors import ServiceError
+from games.errors import ServiceError
 
 from . import selectors, services
 from .forms import TournamentForm

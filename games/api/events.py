@@ -10,6 +10,7 @@ called by games/services/play.py inside the transaction that starts or ends a ma
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -24,15 +25,22 @@ def events_group(user_id: int) -> str:
 
 
 def send_on_commit(user_ids: list[int], event: dict[str, Any]) -> None:
+    _send_all_on_commit([(user_ids, event)])
+
+
+def _send_all_on_commit(events: list[tuple[list[int], dict[str, Any]]]) -> None:
+    """After commit, each ``(user ids, event)``, all in one trip to the event loop."""
+
     def send() -> None:
         layer = get_channel_layer()
         if layer is None:
             return
 
         async def send_all() -> None:
-            for user_id in user_ids:
-                await layer.group_send(events_group(user_id), {"type": "api.event",
-                                                               "event": event})
+            await asyncio.gather(*(
+                layer.group_send(events_group(user_id), {"type": "api.event", "event": event})
+                for user_ids, event in events for user_id in user_ids
+            ))
 
         async_to_sync(send_all)()
 
@@ -58,6 +66,15 @@ def _players(match: Match) -> list[int]:
 def match_started(match: Match) -> None:
     """Tell the players' event streams that ``match`` started (after commit)."""
     send_on_commit(_players(match), {"type": "matchStart", "match": {"id": match.pk}})
+
+
+def matches_started(players: dict[int, list[int]]) -> None:
+    """``match_started`` of many new matches (match id -> its players' user ids), sent
+    after commit in one trip."""
+    _send_all_on_commit([
+        (user_ids, {"type": "matchStart", "match": {"id": match_id}})
+        for match_id, user_ids in players.items()
+    ])
 
 
 def match_finished(match: Match) -> None:

@@ -1,1 +1,1 @@
-"""Chat: table and lobby messages, reports, the word filter, and user blocks."""
+"""Chat: table, tournament and lobby messages, reports, the word filter, and user blocks."""

@@ -72,13 +72,15 @@ class RoomFilter(admin.SimpleListFilter):
     parameter_name = "room"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
-        return [("lobby", "Lobby"), ("table", "Match tables")]
+        return [("lobby", "Lobby"), ("table", "Match tables"), ("tournament", "Tournaments")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() == "lobby":
-            return queryset.filter(match__isnull=True)
+            return queryset.filter(match__isnull=True, tournament__isnull=True)
         if self.value() == "table":
             return queryset.filter(match__isnull=False)
+        if self.value() == "tournament":
+            return queryset.filter(tournament__isnull=False)
         return queryset
 
 
@@ -89,7 +91,9 @@ class ChatMessageAdmin(admin.ModelAdmin):
     search_fields = ("text", "original_text", "author__username")
     list_select_related = ("author",)
     date_hierarchy = "created_at"
-    readonly_fields = ("match", "author", "seat", "text", "original_text", "hidden", "created_at")
+    readonly_fields = (
+        "match", "tournament", "author", "seat", "text", "original_text", "hidden", "created_at"
+    )
     actions = ["hide_messages"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -1,8 +1,9 @@
 """The only chat module that sends channel-layer events; every send happens after the
 surrounding transaction commits, so sockets never see a rolled-back write.
 
-Groups: ``chat.lobby`` (lobby readers), ``chat.match.<id>`` (a table's readers) and
-``user.<id>`` (every socket of one user: match and lobby consumers join it on connect).
+Groups: ``chat.lobby`` (lobby readers), ``chat.match.<id>`` (a table's readers),
+``chat.tournament.<id>`` (a tournament's readers) and ``user.<id>`` (every socket of
+one user: match, lobby and tournament chat consumers join it on connect).
 Event types and the consumer method that handles each (see games/chat/sockets.py):
 ``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks`` and ``user.logout``.
 """
@@ -14,8 +15,10 @@ from django.db import transaction
 LOBBY_GROUP = "chat.lobby"
 
 
-def room_group(match_id: int | None) -> str:
-    return LOBBY_GROUP if match_id is None else f"chat.match.{match_id}"
+def room_group(match_id: int | None, tournament_id: int | None = None) -> str:
+    if match_id is not None:
+        return f"chat.match.{match_id}"
+    return LOBBY_GROUP if tournament_id is None else f"chat.tournament.{tournament_id}"
 
 
 def user_group(user_id: int) -> str:
@@ -31,14 +34,21 @@ def _send_on_commit(group: str, event: dict) -> None:
     transaction.on_commit(send)
 
 
-def chat_message_sent(*, match_id: int | None, author_id: int, message: dict) -> None:
+def chat_message_sent(
+    *, match_id: int | None, author_id: int, message: dict, tournament_id: int | None = None
+) -> None:
     _send_on_commit(
-        room_group(match_id), {"type": "chat.message", "author_id": author_id, "message": message}
+        room_group(match_id, tournament_id),
+        {"type": "chat.message", "author_id": author_id, "message": message},
     )
 
 
-def chat_message_hidden(*, match_id: int | None, message_id: int) -> None:
-    _send_on_commit(room_group(match_id), {"type": "chat.hidden", "id": message_id})
+def chat_message_hidden(
+    *, match_id: int | None, message_id: int, tournament_id: int | None = None
+) -> None:
+    _send_on_commit(
+        room_group(match_id, tournament_id), {"type": "chat.hidden", "id": message_id}
+    )
 
 
 def user_notice(*, user_id: int, code: str, text: str) -> None:

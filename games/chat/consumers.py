@@ -1,4 +1,6 @@
 """The lobby chat WebSocket (``/ws/lobby/``): thin, the chat itself is ChatSocketMixin.
+A room's own chat socket (tournaments/consumers.py) is this consumer in another room
+(``chat_room``).
 
 Client -> server: ``{"type": "chat", "text": "..."}`` (JSON text frames, max 4 KiB).
 Server -> client: ``chat_history``, ``chat``, ``chat_hidden``, ``chat_notice`` and
@@ -23,6 +25,10 @@ RATE_PER_SECOND = 2.0
 
 
 class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
+    def chat_room(self) -> dict:
+        """The room this socket chats in, as ``chat_connect``'s keywords."""
+        return {"match_id": None}
+
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -31,7 +37,7 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self.tokens = float(RATE_BURST)
         self.refilled_at = time.monotonic()
         await self.accept()
-        await self.chat_connect(user=user, match_id=None)
+        await self.chat_connect(user=user, **self.chat_room())
 
     async def disconnect(self, code: int) -> None:
         await self.chat_disconnect()

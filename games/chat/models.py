@@ -1,5 +1,5 @@
-"""Chat messages (at a match's table or in the lobby), reports on them, the word
-filter moderators edit in the admin, and blocks between users."""
+"""Chat messages (at a match's table, in a tournament or in the lobby), reports on them,
+the word filter moderators edit in the admin, and blocks between users."""
 
 from django.conf import settings
 from django.db import models
@@ -7,11 +7,16 @@ from django.db.models.functions import Lower
 
 
 class ChatMessage(models.Model):
-    """One message. ``match`` is null for the lobby room. ``text`` is what readers see
-    (word filter applied); ``original_text`` is what the author typed, for moderators."""
+    """One message in one room: a match's table (``match``), a tournament
+    (``tournament``) or, with both null, the lobby. ``text`` is what readers see (word
+    filter applied); ``original_text`` is what the author typed, for moderators."""
 
     match = models.ForeignKey(
         "games.Match", null=True, blank=True, on_delete=models.CASCADE, related_name="chat"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.CASCADE,
+        related_name="chat",
     )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
@@ -25,7 +30,14 @@ class ChatMessage(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["match", "created_at"]),
+            models.Index(fields=["tournament", "created_at"]),
             models.Index(fields=["author", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(match__isnull=True) | models.Q(tournament__isnull=True),
+                name="chat_message_one_room",
+            ),
         ]
         ordering = ["created_at", "id"]
 
@@ -34,7 +46,9 @@ class ChatMessage(models.Model):
 
     @property
     def room_name(self) -> str:
-        return f"match {self.match_id}" if self.match_id else "lobby"
+        if self.match_id:
+            return f"match {self.match_id}"
+        return f"tournament {self.tournament_id}" if self.tournament_id else "lobby"
 
 
 class ChatReport(models.Model):

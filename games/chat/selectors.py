@@ -1,11 +1,16 @@
 """Reads for chat: who may read or write a room, recent history (honouring blocks and
-hidden messages), the wire form of a message, and blocks between two users."""
+hidden messages), the wire form of a message, and blocks between two users.
+
+A room is a match's table (``match_id``), a tournament (``tournament_id``; who reads
+and writes there is the tournaments app's rule, asked through tournaments/hooks.py)
+or the lobby (both None)."""
 
 from django.conf import settings
 from django.db.models import Q
 
 from accounts.models import User
 from games.models import Seat
+from tournaments import hooks as tournament_hooks
 
 from .models import ChatMessage, UserBlock
 
@@ -50,13 +55,25 @@ def seat_of(*, user: User, match_id: int) -> int | None:
     return Seat.objects.filter(match_id=match_id, user=user).values_list("index", flat=True).first()
 
 
-def chat_can_read(*, user: User, match_id: int | None) -> bool:
-    """Lobby: any signed-in user. Table: its players, and spectators if the setting says so."""
+def chat_can_read(*, user: User, match_id: int | None, tournament_id: int | None = None) -> bool:
+    """Lobby: any signed-in user. Table: its players, and spectators if the setting says
+    so. Tournament: signed-in users who may see the tournament."""
     if not user.is_authenticated:
         return False
-    if match_id is None:
-        return True
-    return settings.CHAT_SPECTATORS_CAN_READ or seat_of(user=user, match_id=match_id) is not None
+    if match_id is not None:
+        return (
+            settings.CHAT_SPECTATORS_CAN_READ
+            or seat_of(user=user, match_id=match_id) is not None
+        )
+    if tournament_id is not None:
+        return tournament_hooks.chat_may_read(user=user, tournament_id=tournament_id)
+    return True
+
+
+def tournament_chat_writer(*, user: User, tournament_id: int) -> bool:
+    """Whether ``user`` may write in the tournament's room (its players, its creator
+    and staff)."""
+    return tournament_hooks.chat_may_write(user=user, tournament_id=tournament_id)
 
 
 def message_get(*, message_id: int) -> ChatMessage | None:
@@ -75,12 +92,15 @@ def message_to_dict(message: ChatMessage) -> dict:
     }
 
 
-def chat_history(*, user: User, match_id: int | None, limit: int | None = None) -> list[dict]:
+def chat_history(
+    *, user: User, match_id: int | None, tournament_id: int | None = None,
+    limit: int | None = None,
+) -> list[dict]:
     """The room's last messages, oldest first, without hidden ones and without those of
     users ``user`` blocked."""
     limit = limit or settings.CHAT_HISTORY_SIZE
     messages = (
-        ChatMessage.objects.filter(Q(match_id=match_id), hidden=False)  # None: the lobby
+        ChatMessage.objects.filter(match_id=match_id, tournament_id=tournament_id, hidden=False)
         .exclude(author_id__in=blocked_user_ids(user=user))
         .select_related("author")
         .order_by("-created_at", "-id")[:limit]
@@ -91,7 +111,9 @@ def chat_history(*, user: User, match_id: int | None, limit: int | None = None) 
 def message_context(*, message: ChatMessage, around: int = 5) -> list[ChatMessage]:
     """The message with up to ``around`` messages before and after it in its room (hidden
     ones included: moderators see everything)."""
-    room = ChatMessage.objects.filter(Q(match_id=message.match_id)).select_related("author")
+    room = ChatMessage.objects.filter(
+        match_id=message.match_id, tournament_id=message.tournament_id
+    ).select_related("author")
     before = room.filter(
         Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, id__lt=message.pk)
     ).order_by("-created_at", "-id")[:around]

@@ -18,7 +18,13 @@ from ginsite.errors import AppError
 
 from . import broadcast
 from .models import ChatMessage, ChatReport, UserBlock, WordFilter
-from .selectors import blocked_user_ids, chat_can_read, message_to_dict, seat_of
+from .selectors import (
+    blocked_user_ids,
+    chat_can_read,
+    message_to_dict,
+    seat_of,
+    tournament_chat_writer,
+)
 
 
 class ChatError(AppError):
@@ -80,15 +86,21 @@ def _check_rate(user: User) -> None:
         )
 
 
-def chat_post(*, user: User, text: object, match_id: int | None = None) -> ChatMessage:
-    """Post ``text`` to a match's table (players only) or to the lobby (``match_id`` None)
-    and broadcast it to the room after commit."""
+def chat_post(
+    *, user: User, text: object, match_id: int | None = None, tournament_id: int | None = None
+) -> ChatMessage:
+    """Post ``text`` to a match's table (players only), a tournament's room (its players)
+    or the lobby (both ids None) and broadcast it to the room after commit."""
     _may_chat(user)
     seat = None
     if match_id is not None:
         seat = seat_of(user=user, match_id=match_id)
         if seat is None:
             raise ChatError("not_a_player", "Only the players at this table can chat here.")
+    elif tournament_id is not None and not tournament_chat_writer(
+        user=user, tournament_id=tournament_id
+    ):
+        raise ChatError("not_a_player", "Only the players of this tournament can chat here.")
     mute = active_mute(user=user)
     if mute is not None:
         raise ChatError("muted", mute_message(until=mute.until, reason=mute.reason))
@@ -107,6 +119,7 @@ def chat_post(*, user: User, text: object, match_id: int | None = None) -> ChatM
         _check_rate(user)
         message = ChatMessage.objects.create(
             match_id=match_id,
+            tournament_id=None if match_id is not None else tournament_id,
             author=user,
             seat=seat,
             text=word_filter_apply(clean),
@@ -114,7 +127,8 @@ def chat_post(*, user: User, text: object, match_id: int | None = None) -> ChatM
         )
         message.author = user
         broadcast.chat_message_sent(
-            match_id=match_id,
+            match_id=message.match_id,
+            tournament_id=message.tournament_id,
             author_id=user.pk,
             message=message_to_dict(message),
         )
@@ -131,7 +145,9 @@ def chat_report(*, reporter: User, message_id: int, reason: str, comment: str = 
     if len(comment) > 500:
         raise ChatError("comment_too_long", "Keep the comment under 500 characters.")
     message = ChatMessage.objects.filter(pk=message_id).select_related("author").first()
-    if message is None or not chat_can_read(user=reporter, match_id=message.match_id):
+    if message is None or not chat_can_read(
+        user=reporter, match_id=message.match_id, tournament_id=message.tournament_id
+    ):
         raise ChatError("no_such_message", "That message does not exist.")
     if message.author_id == reporter.pk:
         raise ChatError("own_message", "You cannot report your own message.")

@@ -1,4 +1,4 @@
-"""Chat over a WebSocket, shared by the lobby consumer and the match consumer.
+"""Chat over a WebSocket, shared by the lobby, match and tournament chat consumers.
 
 ``ChatSocketMixin`` gives a Channels consumer: joining the user's group ``user.<id>``
 and the room's group on connect (with the recent history sent at once), the
@@ -33,6 +33,7 @@ class ChatSocketMixin:
                        close: bool = False) -> None: ...
 
         async def close(self, code: int | None = None, reason: str | None = None) -> None: ...
+    chat_tournament_id: int | None = None
     chat_user: Any = None
     chat_blocked: frozenset[int] = frozenset()
     chat_groups: tuple[str, ...] = ()
@@ -47,19 +48,23 @@ class ChatSocketMixin:
             return payload
         return {"type": payload["type"], "version": getattr(self, "version", 0), **payload}
 
-    async def chat_connect(self, *, user: Any, match_id: int | None) -> None:
-        """Join ``user.<id>`` and, if the user may read the room, its group; then send
+    async def chat_connect(
+        self, *, user: Any, match_id: int | None, tournament_id: int | None = None
+    ) -> None:
+        """Join ``user.<id>`` and, if the user may read the room (a match's table, a
+        tournament, or the lobby when both ids are None), its group; then send
         ``chat_history``. Call after ``accept()``."""
         self.chat_user = user
         self.chat_match_id = match_id
+        self.chat_tournament_id = tournament_id
         groups = []
         if getattr(user, "is_authenticated", False):
             groups.append(broadcast.user_group(user.pk))
         readable = await database_sync_to_async(selectors.chat_can_read)(
-            user=user, match_id=match_id
+            user=user, match_id=match_id, tournament_id=tournament_id
         )
         if readable:
-            groups.append(broadcast.room_group(match_id))
+            groups.append(broadcast.room_group(match_id, tournament_id))
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.chat_groups = tuple(groups)
@@ -71,7 +76,10 @@ class ChatSocketMixin:
             )
 
     def _chat_snapshot(self) -> tuple[list[dict], set[int]]:
-        history = selectors.chat_history(user=self.chat_user, match_id=self.chat_match_id)
+        history = selectors.chat_history(
+            user=self.chat_user, match_id=self.chat_match_id,
+            tournament_id=self.chat_tournament_id,
+        )
         return history, selectors.blocked_user_ids(user=self.chat_user)
 
     async def chat_disconnect(self) -> None:
@@ -84,7 +92,8 @@ class ChatSocketMixin:
         socket alone with an ``error`` (the socket stays open)."""
         try:
             await database_sync_to_async(services.chat_post)(
-                user=self.chat_user, text=content.get("text"), match_id=self.chat_match_id
+                user=self.chat_user, text=content.get("text"), match_id=self.chat_match_id,
+                tournament_id=self.chat_tournament_id,
             )
         except AppError as error:
             await self.chat_send(self._chat_versioned(error_frame(error)))

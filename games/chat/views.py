@@ -51,7 +51,9 @@ def _target(request: SignedInRequest, data: dict) -> User:
         except (TypeError, ValueError):
             raise ChatError("no_such_message", "That message does not exist.") from None
         message = message_get(message_id=message_id)
-        if message is None or not chat_can_read(user=request.user, match_id=message.match_id):
+        if message is None or not chat_can_read(
+            user=request.user, match_id=message.match_id, tournament_id=message.tournament_id
+        ):
             raise ChatError("no_such_message", "That message does not exist.")
         return message.author
     user = player_by_username(username=str(data.get("username", "")))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
+from games.api import events as api_events
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.errors import (
@@ -29,7 +30,7 @@ from games.errors import (
     MatchOverError,
     NotAPlayerError,
 )
-from games.models import Match, Seat
+from games.models import Hand, Match, Seat
 
 from . import fairplay, play
 
@@ -300,3 +301,42 @@ def create_started_match(
         )
     play.start_match(match, timezone.now())
     return match
+
+
+def create_started_matches(
+    *,
+    kind: str,
+    variant: str,
+    rules: RuleSet,
+    rated: bool,
+    pairs: list[tuple[Any, Any]],
+    now: datetime | None = None,
+) -> list[Match]:
+    """Create and start one match per pair of people (a tournament's pairings), inside
+    the caller's transaction, in three statements whatever their number: the matches,
+    their seats and their first hands, each in one bulk insert (the deals are made in
+    memory). ``pairs[i]`` are the users of seats 0 and 1 of the i-th match.
+
+    No table is published: no socket can be on a match that did not exist before this
+    transaction, so the players hear of it from the caller (the tournament's
+    ``match_ready``) and load the table when they open it. Their bot-API event streams
+    get ``matchStart`` after commit, every match's in one trip."""
+    now = now or timezone.now()
+    matches = [
+        Match(kind=kind, variant=variant, rules=rules.to_dict(), rated=rated) for _ in pairs
+    ]
+    seats = [
+        [Seat(match=match, index=index, user=user) for index, user in enumerate(pair)]
+        for match, pair in zip(matches, pairs, strict=True)
+    ]
+    hands = [
+        play.begin_match(match, match_seats, now)[0]
+        for match, match_seats in zip(matches, seats, strict=True)
+    ]
+    Match.objects.bulk_create(matches)
+    Seat.objects.bulk_create([seat for match_seats in seats for seat in match_seats])
+    Hand.objects.bulk_create(hands)
+    api_events.matches_started(
+        {match.pk: [user.pk for user in pair] for match, pair in zip(matches, pairs, strict=True)}
+    )
+    return matches

@@ -53,7 +53,9 @@ SHOWDOWN_GRACE_SECONDS = 15
 
 SEAT_STATS = ["score", "hands_won", "gins", "big_gins", "undercuts"]
 
-__all__ = ["Change", "Locked", "lock_match", "require_player_in_play", "start_match"]
+__all__ = [
+    "Change", "Locked", "begin_match", "lock_match", "require_player_in_play", "start_match",
+]
 
 
 def require_player_in_play(locked: Locked, user: User) -> Seat:
@@ -89,6 +91,19 @@ def match_state(locked: Locked) -> MatchState:
 def start_match(match: Match, now: datetime) -> None:
     """Deal the first hand of a match whose two seats are filled, and save it; its
     players hear the new table after commit."""
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    hand, state = begin_match(match, seats, now)
+    hand.save()
+    match.save()
+    _publish_states(Locked(match=match, seats=seats, hand=hand), state, now)
+    _after_commit_followups(match, seats)
+    api_events.match_started(match)
+
+
+def begin_match(match: Match, seats: list[Seat], now: datetime) -> tuple[Hand, MatchState]:
+    """In memory, nothing saved: mark ``match`` started (the first dealer drawn, the
+    first turn and its clock planned) and deal its first hand (returned, unsaved, with
+    the engine's state)."""
     match.status = Match.Status.ACTIVE
     match.started_at = now
     match.first_dealer = secrets.randbelow(2)
@@ -96,18 +111,13 @@ def start_match(match: Match, now: datetime) -> None:
     seed, commitment = new_seed()
     state = MatchState.start(RuleSet.from_dict(match.rules), match.first_dealer, seed)
     assert state.hand is not None  # just dealt
-    hand = Hand.objects.create(
+    hand = Hand(
         match=match, number=1, dealer=match.first_dealer, seed=seed, seed_hash=commitment,
         state=state.hand.to_dict(),
     )
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    locked = Locked(match=match, seats=seats, hand=hand)
     _start_turn(match, state, now, after_showdown=False)
     match.clock_due_at = _clock_due(match, seats)
-    match.save()
-    _publish_states(locked, state, now)
-    _after_commit_followups(match, seats)
-    api_events.match_started(match)
+    return hand, state
 
 
 class Change:

@@ -87,7 +87,7 @@ def test_events_applied_to_the_last_state_give_the_servers_state(
     django_user_model, django_capture_on_commit_callbacks, monkeypatch, opponent
 ):
     sent: list = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda sends: sent.extend(sends))
+    monkeypatch.setattr(broadcast, "group_send", lambda sends: sent.extend(sends))
     alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
     # To 150: no single hand reaches it, so hands end and are dealt along the way.
     rules = RuleSet.default().replace(target_score=150)
@@ -139,7 +139,7 @@ def test_a_stock_draw_shows_its_card_to_the_mover_alone(
     django_user_model, django_capture_on_commit_callbacks, monkeypatch
 ):
     sent: list = []
-    monkeypatch.setattr(broadcast, "_group_send", lambda sends: sent.extend(sends))
+    monkeypatch.setattr(broadcast, "group_send", lambda sends: sent.extend(sends))
     alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
     invite = services.match_create_invite(user=alice, rules=RuleSet.default(), variant="default")
     match = services.match_join_invite(user=bob, token=invite.invite_token)

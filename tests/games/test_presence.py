@@ -50,7 +50,7 @@ class Table:
 @pytest.fixture
 def table(monkeypatch) -> Table:
     table = Table()
-    monkeypatch.setattr(broadcast, "_group_send", table.group_send)
+    monkeypatch.setattr(broadcast, "group_send", table.group_send)
     return table
 
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def test_each_accepted_move_is_one_json_line(
     django_user_model, django_capture_on_commit_callbacks, caplog, monkeypatch
 ):
-    monkeypatch.setattr(broadcast, "_group_send", lambda sends: None)
+    monkeypatch.setattr(broadcast, "group_send", lambda sends: None)
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
     alice = make_user(django_user_model, "alice")
     match = services.match_create_computer(user=alice, level="easy", rules=RuleSet.default())

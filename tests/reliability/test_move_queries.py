@@ -34,7 +34,7 @@ MAX_QUERIES_PER_MOVE = 5
 
 @pytest.fixture(autouse=True)
 def _no_sending(monkeypatch):
-    monkeypatch.setattr(broadcast, "_group_send", lambda sends: None)
+    monkeypatch.setattr(broadcast, "group_send", lambda sends: None)
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
 
 

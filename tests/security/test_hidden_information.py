@@ -200,7 +200,7 @@ def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
     django_user_model, monkeypatch, django_capture_on_commit_callbacks
 ):
     capture = Capture()
-    monkeypatch.setattr(broadcast, "_group_send", capture.group_send)
+    monkeypatch.setattr(broadcast, "group_send", capture.group_send)
     # The test plays the computer's turns itself; clock checks never come due.
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
     rng = random.Random(7)

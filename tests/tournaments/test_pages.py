@@ -164,6 +164,12 @@ async def test_the_socket_sends_standings_after_a_result_and_match_ready_without
             after = await receive_type(watcher, "standings")
         top = after["rows"][0]
         assert (top["player"], top["points"], top["wins"]) == ("ann", 2, 1)
+        # The next pairing pass (here by hand) shows the new match in the live list.
+        await database_sync_to_async(services.arena_pair)(tournament_id=t.pk)
+        rematch = (await receive_type(ann_ws, "match_ready"))["match_id"]
+        paired = await receive_type(watcher, "standings")
+        while rematch not in [m["match_id"] for m in paired["live"]]:
+            paired = await receive_type(watcher, "standings")
         await ann_ws.disconnect()
         await watcher.disconnect()
     finally:

@@ -8,11 +8,12 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Match
-from games.services import match_forfeit, match_resign
+from games.models import Hand, Match
+from games.services import match_forfeit, match_resign, move_submit
 from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entrant, Pairing, Round, Tournament, TournamentSchedule
@@ -98,6 +99,32 @@ def test_redelivered_progress_never_starts_a_round_twice(django_user_model):
     assert list(Round.objects.filter(tournament=t).values_list("number", flat=True)) == [1, 2]
     assert Pairing.objects.filter(tournament=t, round=2).count() == 3
     assert Match.objects.filter(tournament_pairing__tournament=t).count() == 6
+
+
+def _round_start_statements(django_user_model, players, prefix):
+    t = _tournament("swiss", _users(django_user_model, players, prefix), rounds=3)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.tournament_progress(tournament_id=t.pk) == "started"
+    return t, len(queries)
+
+
+def test_a_round_starts_all_its_matches_in_a_fixed_number_of_statements(django_user_model):
+    _, few = _round_start_statements(django_user_model, 4, "s")
+    large, many = _round_start_statements(django_user_model, 24, "l")
+    assert few == many, "starting a round costs the same statements for 2 or 12 matches"
+    pairings = list(Pairing.objects.filter(tournament=large).select_related(
+        "match", "seat0__user", "seat1__user"))
+    assert len(pairings) == 12
+    for pairing in pairings:
+        match = pairing.match
+        seats = list(match.seats.order_by("index").values_list("user_id", flat=True))
+        assert seats == [pairing.seat0.user_id, pairing.seat1.user_id]
+        assert (match.status, match.rated, match.version) == ("active", True, 1)
+        assert match.clock_due_at == match.turn_deadline is not None
+        to_move = pairing.seat0.user if match.current_seat == 0 else pairing.seat1.user
+        move_submit(match=match, user=to_move, action={"type": "pass"}, expected_version=1)
+    hands = Hand.objects.filter(match__tournament_pairing__tournament=large)
+    assert hands.count() == 12 and len({bytes(h.seed) for h in hands}) == 12
 
 
 def test_a_result_is_recorded_once(django_user_model):

@@ -1,7 +1,7 @@
-// The chat panel (templates/chat/_panel.html): lobby chat over its own WebSocket
-// (/ws/lobby/), table chat over the match page's socket (table.js relays its
-// frames as "gin:socket-message" events and sends what we dispatch as
-// "gin:socket-send"). Messages are plain text: everything a user wrote is put in
+// The chat panel (templates/chat/_panel.html): lobby and tournament chat over their
+// own WebSocket (data-ws-path: /ws/lobby/, /ws/tournament/<id>/chat/), table chat
+// over the match page's socket (table.js relays its frames as "gin:socket-message"
+// events and sends what we dispatch as "gin:socket-send"). Messages are plain text: everything a user wrote is put in
 // the page with textContent, never parsed as HTML. While the messages are out of
 // sight (below the table on a phone, another tab), a button counts the new ones
 // and brings the chat into view.

@@ -1,0 +1,245 @@
+"""The Celery worker killed with SIGKILL while it pairs a tournament: the task is run
+again (Redis redelivers what the dead worker held: ``acks_late``), along with
+duplicates and beat's tick, and still no player is paired twice and no round is
+started twice.
+
+The worker is killed at the two moments that matter (the Swiss round start at both,
+the arena pass at the second), each made certain by holding a row lock from the test:
+
+1. in the middle of the pairing transaction (rows written, not committed): the test
+   holds one entrant's row, so the worker waits inside its transaction once it has
+   written the round, the matches and their seats and hands; the kill rolls all of it
+   back;
+2. after that transaction committed but before the task was acknowledged: the test
+   queues for the tournament row behind the worker, so once the worker commits, its
+   after-commit standings publish waits for the test; the redelivered task then finds
+   the work done.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+import redis
+from django.db.models import F
+from django.utils import timezone
+
+from games.services import match_resign
+from ginsite.celery import app
+from tests.reliability.test_celery_worker import restart_without_purge, wait_until
+from tests.workers import CeleryWorker, database_url_for_tests
+from tournaments import services, tasks
+from tournaments.models import Entrant, Pairing, Round, Tournament
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
+
+
+def _players(user_model, n: int, prefix: str) -> list:
+    return [user_model.objects.create_user(username=f"{prefix}{i}", password=None)
+            for i in range(n)]
+
+
+def _tournament(fmt: str, users: list, **kwargs) -> Tournament:
+    now = timezone.now()
+    t = services.tournament_create(user=None, staff=True, name=f"Fault {fmt}", format=fmt,
+                                   starts_at=now, **kwargs)
+    for user in users:
+        services.tournament_join(tournament=t, user=user, now=now)
+    assert services.tournament_progress(tournament_id=t.pk, now=now) == "started"
+    return t
+
+
+def _resign(pairings: list[Pairing]) -> None:
+    for pairing in pairings:
+        match_resign(match=pairing.match, user=pairing.seat1.user)
+
+
+def _open(t: Tournament) -> list[Pairing]:
+    return list(Pairing.objects.filter(tournament=t, finished=False, match__isnull=False)
+                .select_related("match", "seat1__user"))
+
+
+def _waiting_backend(query_start: str) -> int | None:
+    """The pid of another connection to the test database waiting for a row lock in a
+    statement that starts with ``query_start``."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+            " AND query LIKE %s", [query_start + "%"])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def _backend_gone(pid: int) -> bool:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [pid])
+        return cursor.fetchone()[0] == 0
+
+
+class RowLock:
+    """``SELECT ... FOR UPDATE`` held from a connection of our own (taken in a thread:
+    the statement may itself wait) until ``release``."""
+
+    def __init__(self, sql: str, params: list) -> None:
+        self.conn = psycopg.connect(database_url_for_tests(), autocommit=False)
+        self.taken = threading.Event()
+        self.thread = threading.Thread(target=self._take, args=(sql, params), daemon=True)
+        self.thread.start()
+
+    def _take(self, sql: str, params: list) -> None:
+        self.conn.execute(sql, params)
+        self.taken.set()
+
+    def release(self) -> None:
+        if self.conn.closed:
+            return
+        self.thread.join(30)
+        self.conn.rollback()
+        self.conn.close()
+
+
+@contextmanager
+def _row_locked(sql: str, params: list) -> Iterator[RowLock]:
+    lock = RowLock(sql, params)
+    try:
+        yield lock
+    finally:
+        lock.release()
+
+
+def _held_tags(broker: redis.Redis, count: int) -> list[bytes]:
+    wait_until(lambda: broker.hlen("unacked") >= count, 10, "the worker to hold the task")
+    return broker.hkeys("unacked")
+
+
+def _redeliver(tags: list[bytes]) -> None:
+    """What Redis does with a dead worker's messages after the visibility timeout."""
+    with app.connection_for_write() as connection:
+        qos = connection.default_channel.qos
+        for tag in tags:
+            qos.restore_by_tag(tag)
+
+
+def _kill_then_redeliver(worker: CeleryWorker, t: Tournament, entrant: Entrant, settings,
+                         *, inside: bool) -> None:
+    """Enqueue the task that pairs ``t`` next (``entrant`` is among those it pairs);
+    kill the worker inside its transaction (if ``inside``), then after its commit; then
+    let it run again with two duplicates and a tick, and wait until the broker is empty."""
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    broker.delete("unacked", "unacked_index")
+    log_from = worker.log_path.stat().st_size
+    entrant_sql = "SELECT id FROM tournaments_entrant WHERE id = %s FOR UPDATE"
+    tournament_sql = "SELECT id FROM tournaments_tournament WHERE id = %s FOR UPDATE"
+    before = (Round.objects.filter(tournament=t).count(),
+              Pairing.objects.filter(tournament=t).count())
+    held: list[bytes] = []
+
+    # 1. Killed inside the pairing transaction.
+    if inside:
+        with _row_locked(entrant_sql, [entrant.pk]) as lock:
+            assert lock.taken.wait(10)
+            tasks.progress.delay(t.pk)
+            wait_until(_pairing_waits, 20, "the worker to wait inside its transaction")
+            orphan = _pairing_waits()
+            held = _held_tags(broker, 1)
+            worker.kill()
+        wait_until(lambda: _backend_gone(orphan), 20, "the dead worker's transaction to end")
+        assert (Round.objects.filter(tournament=t).count(),
+                Pairing.objects.filter(tournament=t).count()) == before, "nothing half-done"
+        restart_without_purge(worker)
+
+    # 2. Killed after the commit, before the acknowledgement.
+    with _row_locked(entrant_sql, [entrant.pk]) as entrant_lock:
+        assert entrant_lock.taken.wait(10)
+        if held:
+            _redeliver(held)
+        else:
+            tasks.progress.delay(t.pk)
+        wait_until(_pairing_waits, 20, "the task to wait inside its transaction")
+        with _row_locked(tournament_sql, [t.pk]) as tournament_lock:
+            wait_until(lambda: _waiting_backend("SELECT id FROM tournaments_tournament"),
+                       10, "our lock request to queue behind the worker")
+            # The worker's transaction commits; our tournament lock is granted next, so
+            # its after-commit publish (an UPDATE of that row) waits for us.
+            entrant_lock.release()
+            assert tournament_lock.taken.wait(20)
+            wait_until(lambda: _waiting_backend('UPDATE "tournaments_tournament"'), 20,
+                       "the worker's after-commit publish to wait")
+            assert Pairing.objects.filter(tournament=t).count() > before[1], "committed"
+            held = _held_tags(broker, 1)
+            worker.kill()
+
+    # 3. The held message comes back, with two duplicates and beat's tick.
+    restart_without_purge(worker)
+    _redeliver(held)
+    tasks.progress.delay(t.pk)
+    tasks.progress.delay(t.pk)
+    tasks.tick.delay()
+    wait_until(lambda: broker.llen("celery") == 0 and broker.hlen("unacked") == 0, 30,
+               "the redelivered and duplicate tasks to run")
+    wait_until(lambda: Tournament.objects.filter(
+        pk=t.pk, published_version=F("standings_version")).exists(), 10,
+        "the standings to be published")
+    with open(worker.log_path, errors="replace") as log:
+        log.seek(log_from)
+        failures = [line for line in log if "ERROR" in line or "Traceback" in line]
+    assert failures == [], "every run of the task finds its way, none fails"
+
+
+def _pairing_waits() -> int | None:
+    """The worker's connection, waiting for our entrant lock inside its pairing
+    transaction (the pairings' insert checks the entrant: a key-share lock)."""
+    return (_waiting_backend('INSERT INTO "tournaments_pairing"')
+            or _waiting_backend('UPDATE "tournaments_entrant"'))
+
+
+def test_kill_9_while_starting_a_swiss_round_starts_it_once(
+    django_user_model, live_celery_worker, settings, monkeypatch
+):
+    assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    monkeypatch.setattr(tasks, "ENQUEUE_PROGRESS", False)  # the test enqueues itself
+    t = _tournament("swiss", _players(django_user_model, 8, "sw"), rounds=3)
+    round1 = _open(t)
+    _resign(round1)
+    entrant = Entrant.objects.filter(tournament=t).first()
+
+    _kill_then_redeliver(live_celery_worker, t, entrant, settings, inside=True)
+
+    assert list(Round.objects.filter(tournament=t).values_list("number", flat=True)) == [1, 2]
+    round2 = list(Pairing.objects.filter(tournament=t, round=2))
+    seats = [s for p in round2 for s in (p.seat0_id, p.seat1_id)]
+    assert len(round2) == 4 and sorted(seats) == sorted(
+        Entrant.objects.filter(tournament=t).values_list("pk", flat=True))
+    met = {frozenset((p.seat0_id, p.seat1_id)) for p in round1}
+    assert not met & {frozenset(seats[i:i + 2]) for i in range(0, 8, 2)}
+    assert Tournament.objects.get(pk=t.pk).current_round == 2
+    assert len({p.match_id for p in round2}) == 4
+
+
+def test_kill_9_while_pairing_an_arena_pairs_each_player_once(
+    django_user_model, live_celery_worker, settings, monkeypatch
+):
+    monkeypatch.setattr(tasks, "ENQUEUE_PROGRESS", False)
+    t = _tournament("arena", _players(django_user_model, 6, "ar"), duration_minutes=30)
+    first = _open(t)
+    assert len(first) == 3
+    _resign(first[:2])  # four players back in the pool
+    pool = list(Entrant.objects.filter(tournament=t, waiting_since__isnull=False))
+    assert len(pool) == 4
+
+    _kill_then_redeliver(live_celery_worker, t, pool[0], settings, inside=False)
+
+    open_ = _open(t)
+    seats = [s for p in open_ for s in (p.seat0_id, p.seat1_id)]
+    assert len(open_) == 3 and len(set(seats)) == 6, "each player in one match at a time"
+    assert Pairing.objects.filter(tournament=t).count() == 5
+    assert not Entrant.objects.filter(tournament=t, waiting_since__isnull=False).exists()
