@@ -28,6 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
+from games.bots.ratings import level_label
 from games.services.errors import ServiceError
 
 # Everything the offline table loads: the page's own links, and the modules its
@@ -53,6 +54,8 @@ PRECACHE_MODULES = (
     "games/melds.js",
 )
 MAX_UPLOAD_BYTES = 1_000_000
+OFFLINE_LEVELS = ("easy", "medium")
+"""The levels the browser's computer plays (games/static/games/offline/bots.js)."""
 
 
 def _offline_config() -> dict[str, str]:
@@ -66,7 +69,10 @@ def _offline_config() -> dict[str, str]:
 def offline_table(request: HttpRequest) -> HttpResponse:
     """The offline table (and the page the service worker shows when the network is
     gone): the same for every visitor, so that it can be cached."""
-    return render(request, "games/offline.html", {"offline_config": _offline_config()})
+    levels = [(level, level_label(level)) for level in OFFLINE_LEVELS]
+    return render(
+        request, "games/offline.html", {"offline_config": _offline_config(), "levels": levels}
+    )
 
 
 def _precache_urls() -> list[str]:
