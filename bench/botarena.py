@@ -308,10 +308,10 @@ def execute(options: dict) -> str:
         options.get("independent", False),
     )
     elapsed = time.perf_counter() - started
+    deals = "independent deals" if options.get("independent") else "duplicate"
     title = (
         f"{options['a']} vs {options['b']}, rules {options['rules']}, seed {options['seed']}, "
-        f"jobs {options['jobs']}, {'independent deals' if options.get('independent') else 'duplicate'}, "
-        f"{elapsed:.0f} s"
+        f"jobs {options['jobs']}, {deals}, {elapsed:.0f} s"
     )
     return title + "\n" + report(options["a"], options["b"], tally)
 

@@ -57,7 +57,8 @@ def fit(results: list[Result]) -> dict[str, tuple[float, float]]:
     every run so that a clean sweep has a finite rating. Every level must be
     connected to easy through the runs.
     """
-    levels = ["easy"] + sorted({lv for r in results for lv in r[:2]} - {"easy"}, key=LEVELS.index)
+    others = sorted({lv for r in results for lv in r[:2]} - {"easy"}, key=LEVELS.index)
+    levels = ["easy", *others]
     free = levels[1:]
     linked = {"easy"}
     for _ in levels:

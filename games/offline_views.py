@@ -107,8 +107,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": cache_version(),
             "offline_url": json.dumps(reverse("games:offline")),
             "precache": json.dumps(_precache_urls()),
-            "never": json.dumps([reverse("games:offline_account"),
-                                 reverse("games:offline_upload")]),
+            "never": json.dumps(
+                [reverse("games:offline_account"), reverse("games:offline_upload")]
+            ),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
@@ -132,8 +133,12 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "icons": [
             {"src": static("games/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
-             "purpose": "maskable"},
+            {
+                "src": static("games/icons/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
             {"src": static("games/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
         ],
     }

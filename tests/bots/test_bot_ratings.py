@@ -14,7 +14,9 @@ def test_one_result_gives_the_elo_difference_of_its_win_rate() -> None:
     ratings = botratings.fit([("medium", "easy", 300, 400)])
     p = 300.5 / 401
     assert ratings["easy"] == (1500.0, 0.0)
-    assert round(ratings["medium"][0], 3) == round(1500 + botratings.SCALE * math.log(p / (1 - p)), 3)
+    assert round(ratings["medium"][0], 3) == round(
+        1500 + botratings.SCALE * math.log(p / (1 - p)), 3
+    )
     assert 0 < ratings["medium"][1] < 100
 
 
@@ -31,7 +33,11 @@ def test_head_to_head_results_order_the_levels_between_their_results_vs_easy() -
 
 
 def test_written_module_holds_the_ratings_and_the_command() -> None:
-    results = [("medium", "easy", 276, 400), ("hard", "easy", 140, 200), ("expert", "easy", 70, 100)]
+    results = [
+        ("medium", "easy", 276, 400),
+        ("hard", "easy", 140, 200),
+        ("expert", "easy", 70, 100),
+    ]
     text = botratings.module_text(results, botratings.fit(results))
     namespace: dict = {}
     exec(compile(text, "ratings.py", "exec"), namespace)
