@@ -1,16 +1,20 @@
 """Bot arena: computer levels play whole matches against each other.
 
     python -m bench.botarena --a hard --b easy --matches 200 --seed 1 [--rules default]
-                             [--jobs 2] [--budget N]
+                             [--jobs 2] [--budget N] [--independent]
 
-Matches come in seat-swapped pairs: both matches of a pair use the same deal
-seeds hand by hand, with the bots' seats exchanged, so the luck of the cards
-cancels out as far as it can. Each match is played with the real engine
-(``games.engine``) to the rules' target score, bonuses included. Printed: the
-match win rate of ``--a`` with a 95% Wilson confidence interval, points per hand,
-gin / big gin / undercut counts per side and per-move decision time percentiles
-per side, both wall clock and the process's CPU time (measure with ``--jobs 1``:
-other jobs share the cores).
+Duplicate by default: matches come in seat-swapped pairs, both matches of a pair
+using the same deal seeds hand by hand with the bots' seats exchanged, so the luck
+of the cards cancels out as far as it can (``--independent`` gives every match its
+own deals instead). Each match is played with the real engine (``games.engine``)
+to the rules' target score, bonuses included; ``--jobs N`` plays the pairs in N
+processes (every pair's deals and random generators come from the seed and the
+pair's number, so the figures do not depend on N). Printed: the match win rate of
+``--a`` with a 95% Wilson confidence interval and the Elo difference it implies,
+the net points per hand with a 95% interval over the pairs (it separates two
+levels with far fewer matches than the win rate), gin / big gin / undercut
+counts per side and per-move decision time percentiles per side, both wall clock
+and the process's CPU time (measure with ``--jobs 1``: other jobs share the cores).
 Needs no Django; ``python manage.py botarena`` runs the same code.
 """
 
@@ -71,6 +75,8 @@ class Tally:
     matches: int = 0
     hands: int = 0
     draws: int = 0
+    units: list[tuple[int, int]] = field(default_factory=list)
+    """Per pair of matches (per match with independent deals): (net points of a, hands)."""
 
     def add(self, other: Tally) -> None:
         self.a.add(other.a)
@@ -78,6 +84,12 @@ class Tally:
         self.matches += other.matches
         self.hands += other.hands
         self.draws += other.draws
+        self.units.extend(other.units)
+
+    def net_per_hand(self) -> tuple[float, float]:
+        """Net points per hand of side a and the half-width of its 95% interval
+        (ratio estimator over the pairs: a pair's two matches share their luck)."""
+        return net_per_hand(self.units)
 
 
 def deal_seed(seed: int, pair: int, hand: int) -> bytes:
@@ -140,12 +152,44 @@ def _count_hand(tally: Tally, seat_side: tuple[Side, Side], result: HandResult) 
         winner.undercuts += 1
 
 
-def _play_pair(job: tuple[tuple[str, str], str, int, int, int | None]) -> Tally:
-    levels, rules_name, seed, pair, budget = job
+def _play_pair(job: tuple[tuple[str, str], str, int, int, int | None, bool]) -> Tally:
+    """Both matches of pair ``pair``: on the same deals (duplicate) or, with
+    ``independent``, on deals of their own (the seats still alternate)."""
+    levels, rules_name, seed, pair, budget, independent = job
     rules = RuleSet.preset(rules_name)
-    tally = play_match(levels, rules, seed, pair, swapped=False, budget=budget)
-    tally.add(play_match(levels, rules, seed, pair, swapped=True, budget=budget))
+    tally = Tally()
+    if independent:
+        for swapped, deals in ((False, 2 * pair), (True, 2 * pair + 1)):
+            match = play_match(levels, rules, -seed, deals, swapped=swapped, budget=budget)
+            match.units.append((match.a.points - match.b.points, match.hands))
+            tally.add(match)
+        return tally
+    for swapped in (False, True):
+        tally.add(play_match(levels, rules, seed, pair, swapped=swapped, budget=budget))
+    tally.units.append((tally.a.points - tally.b.points, tally.hands))
     return tally
+
+
+def net_per_hand(units: list[tuple[int, int]], z: float = 1.96) -> tuple[float, float]:
+    """(net points per hand, half-width of its 95% interval) over independent units of
+    (net points, hands): the ratio of the sums, its error by the ratio estimator."""
+    n = len(units)
+    hands = sum(h for _, h in units)
+    if not hands:
+        return 0.0, 0.0
+    ratio = sum(p for p, _ in units) / hands
+    if n < 2:
+        return ratio, math.inf
+    mean_hands = hands / n
+    spread = sum((p - ratio * h) ** 2 for p, h in units) / (n - 1)
+    return ratio, z * math.sqrt(spread / n) / mean_hands
+
+
+def elo_difference(rate: float) -> float:
+    """The Elo rating difference at which the stronger side wins this share of matches
+    (clamped to 0.1%..99.9%)."""
+    rate = min(0.999, max(0.001, rate))
+    return 400 * math.log10(rate / (1 - rate))
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -166,10 +210,12 @@ def run(
     rules_name: str = "default",
     jobs: int = 1,
     budget: int | None = None,
+    independent: bool = False,
 ) -> Tally:
-    """Play ``matches`` (rounded up to an even number) seat-swapped matches."""
+    """Play ``matches`` (rounded up to an even number) seat-swapped matches, in
+    duplicate pairs unless ``independent``."""
     pairs = (matches + 1) // 2
-    work = [((a, b), rules_name, seed, pair, budget) for pair in range(pairs)]
+    work = [((a, b), rules_name, seed, pair, budget, independent) for pair in range(pairs)]
     total = Tally()
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
@@ -184,14 +230,18 @@ def run(
 def report(a: str, b: str, tally: Tally) -> str:
     """The printed summary of an arena run."""
     low, high = wilson(tally.a.matches_won, tally.matches)
+    rate = tally.a.matches_won / max(1, tally.matches)
     hands = max(1, tally.hands)
+    net, half = tally.net_per_hand()
     lines = [
         f"matches: {tally.matches}   hands: {tally.hands}   drawn hands: {tally.draws}",
         f"match win rate of {a}: {tally.a.matches_won}/{tally.matches} = "
-        f"{100 * tally.a.matches_won / max(1, tally.matches):.1f}%   "
-        f"95% CI [{100 * low:.1f}%, {100 * high:.1f}%]",
+        f"{100 * rate:.1f}%   95% CI [{100 * low:.1f}%, {100 * high:.1f}%]",
+        f"Elo difference ({a} - {b}): {elo_difference(rate):+.0f}   "
+        f"95% CI [{elo_difference(low):+.0f}, {elo_difference(high):+.0f}]",
         f"points per hand: {a} {tally.a.points / hands:.2f}   {b} {tally.b.points / hands:.2f}   "
-        f"net {(tally.a.points - tally.b.points) / hands:+.2f}",
+        f"net {net:+.2f} ± {half:.2f} (95%, over {len(tally.units)} "
+        f"{'matches' if tally.matches == len(tally.units) else 'pairs'})",
     ]
     header = f"{'side':<12}{'hands won':>10}{'knocks':>8}{'gins':>6}{'big gins':>10}"
     header += f"{'undercuts':>11}"
@@ -225,6 +275,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--budget", type=int, default=None, help="override the search budget (simulated turns)"
     )
+    parser.add_argument(
+        "--independent",
+        action="store_true",
+        help="give every match its own deals (default: duplicate pairs on the same deals)",
+    )
 
 
 def execute(options: dict) -> str:
@@ -242,11 +297,13 @@ def execute(options: dict) -> str:
         options["rules"],
         options["jobs"],
         options["budget"],
+        options.get("independent", False),
     )
     elapsed = time.perf_counter() - started
+    deals = "independent deals" if options.get("independent") else "duplicate"
     title = (
         f"{options['a']} vs {options['b']}, rules {options['rules']}, seed {options['seed']}, "
-        f"jobs {options['jobs']}, {elapsed:.0f} s"
+        f"jobs {options['jobs']}, {deals}, {elapsed:.0f} s"
     )
     return title + "\n" + report(options["a"], options["b"], tally)
 

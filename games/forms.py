@@ -8,14 +8,12 @@ from typing import Any
 
 from django import forms
 
+from games.bots import LEVELS
+from games.bots.ratings import level_label
 from games.engine import TARGET_SCORES, TURN_SECONDS, RuleSet
 
-LEVEL_CHOICES = [
-    ("easy", "Easy"),
-    ("medium", "Medium"),
-    ("hard", "Hard"),
-    ("expert", "Expert"),
-]
+LEVEL_CHOICES = [(level, level_label(level)) for level in LEVELS]
+"""Each level with its measured rating ("Expert ≈ 1700", ``games/bots/ratings.py``)."""
 VARIANT_CHOICES = [
     ("default", "Default"),
     ("time_freedom", "Time Freedom"),
@@ -119,7 +117,12 @@ class RulesForm(forms.Form):
 class ComputerMatchForm(RulesForm):
     """Play the computer: the level first, then the rules."""
 
-    level = forms.ChoiceField(choices=LEVEL_CHOICES, initial="easy", widget=forms.RadioSelect)
+    level = forms.ChoiceField(
+        choices=LEVEL_CHOICES,
+        initial="easy",
+        widget=forms.RadioSelect,
+        help_text="≈ the level's Elo rating, measured against the easy computer (1500).",
+    )
 
     field_order = ["level", "variant"]
 

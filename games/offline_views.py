@@ -28,6 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
+from games.bots.ratings import level_label
 from ginsite.errors import AppError, error_response
 
 # Everything the offline table loads: the page's own links, and the modules its
@@ -57,6 +58,8 @@ PRECACHE_MODULES = (
     "games/controls.js",
 )
 MAX_UPLOAD_BYTES = 1_000_000
+OFFLINE_LEVELS = ("easy", "medium")
+"""The levels the browser's computer plays (games/static/games/offline/bots.js)."""
 
 
 def _offline_config() -> dict[str, str]:
@@ -70,7 +73,10 @@ def _offline_config() -> dict[str, str]:
 def offline_table(request: HttpRequest) -> HttpResponse:
     """The offline table (and the page the service worker shows when the network is
     gone): the same for every visitor, so that it can be cached."""
-    return render(request, "games/offline.html", {"offline_config": _offline_config()})
+    levels = [(level, level_label(level)) for level in OFFLINE_LEVELS]
+    return render(
+        request, "games/offline.html", {"offline_config": _offline_config(), "levels": levels}
+    )
 
 
 def _precache_urls() -> list[str]:
@@ -105,8 +111,9 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "version": cache_version(),
             "offline_url": json.dumps(reverse("games:offline")),
             "precache": json.dumps(_precache_urls()),
-            "never": json.dumps([reverse("games:offline_account"),
-                                 reverse("games:offline_upload")]),
+            "never": json.dumps(
+                [reverse("games:offline_account"), reverse("games:offline_upload")]
+            ),
         },
     )
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
@@ -130,8 +137,12 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "icons": [
             {"src": static("games/icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
             {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-            {"src": static("games/icons/icon-512.png"), "sizes": "512x512", "type": "image/png",
-             "purpose": "maskable"},
+            {
+                "src": static("games/icons/icon-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
             {"src": static("games/favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
         ],
     }

@@ -252,17 +252,29 @@ def best_discard(hand11: int, forbidden: int = 0) -> tuple[int, int]:
     d = (hand11 >> 13) & M13
     h = (hand11 >> 26) & M13
     s = hand11 >> 39
-    if not forbidden and not (c & d & (h | s)) | (h & s & (c | d)):
-        # No rank in three suits: only the suit losing the card changes.
+    if not (c & d & (h | s)) | (h & s & (c | d)) and forbidden & (forbidden - 1) == 0:
+        # No rank in three suits: only the suit losing the card changes. A forbidden
+        # card's suit is searched rank by rank without it (ties as in the table).
         total = t[c] + t[d] + t[h] + t[s]
+        banned = forbidden.bit_length() - 1
         best_dw, best_i = 1 << 30, -1
         for suit, pattern in enumerate((c, d, h, s)):
-            if pattern:
-                dw, rank = BEST_REMOVAL[pattern]
-                dw += total - t[pattern]
-                i = 13 * suit + rank
-                if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
-                    best_dw, best_i = dw, i
+            if not pattern:
+                continue
+            if banned // 13 == suit:
+                rest = total - t[pattern]
+                for rank in range(13):
+                    if pattern >> rank & 1 and rank != banned - 13 * suit:
+                        dw = t[pattern ^ (1 << rank)] + rest
+                        i = 13 * suit + rank
+                        if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
+                            best_dw, best_i = dw, i
+                continue
+            dw, rank = BEST_REMOVAL[pattern]
+            dw += total - t[pattern]
+            i = 13 * suit + rank
+            if dw < best_dw or (dw == best_dw and VALUE[i] >= VALUE[best_i]):
+                best_dw, best_i = dw, i
         return best_dw, best_i
     key = hand11 | forbidden << 52
     cached = _DISCARD_CACHE.get(key)

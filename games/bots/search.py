@@ -8,8 +8,9 @@ one that passed a card rarely held two cards melding with it; one that just
 discarded a card rarely kept higher loose cards): averages are weighted by it.
 
 The medium player's choice is the default move. The alternatives (medium's next
-best discards, knocking or not, taking the discard or not) are played out in the
-same worlds as the default with the fast playout policy (``games.bots.playout``),
+best discards, not knocking when medium knocks, taking the discard or not) are
+played out in the same worlds as the default with the fast playout policy
+(``games.bots.playout``),
 our own future knocks following medium's schedule; a knock is valued exactly in
 each world (showdown with lay-offs). An alternative replaces the default only if
 it is better on average by more than its standard error: a hand's value varies
@@ -224,10 +225,14 @@ def choose(
     moves: list[Move] = ranked[: 1 + ALTERNATIVES[level]]
     if knock is not None:
         knock_move = ("knock", INDEX[knock[1]["card"]])
+        # The search may decline medium's knock, never knock earlier than medium's
+        # schedule: a knock is valued exactly, but play after it is valued by the
+        # playout policy, weaker than ours, so the playouts undervalue waiting. Against
+        # the knock a decline needs to win despite that bias; a knock before the
+        # schedule would win because of it (hard knocked at almost every chance and
+        # lost points per hand: docs/benchmarks.md, "Computer opponents").
         if knock[0] <= knock_allowance(k):
             moves.insert(0, knock_move)
-        else:
-            moves.append(knock_move)
     best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None

@@ -44,3 +44,39 @@ def test_management_command_runs_the_same_arena(capsys: pytest.CaptureFixture[st
     assert "rules oklahoma" in out and "match win rate of easy" in out
     with pytest.raises(CommandError, match="--matches must be at least 1"):
         call_command("botarena", a="easy", b="easy", matches=0)
+
+
+def test_duplicate_pairs_share_their_deals_and_independent_matches_do_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    first_deals: list[bytes] = []
+    start = botarena.MatchState.start
+
+    def recording_start(rules, first_dealer, seed):  # type: ignore[no-untyped-def]
+        first_deals.append(seed)
+        return start(rules, first_dealer=first_dealer, seed=seed)
+
+    monkeypatch.setattr(botarena.MatchState, "start", recording_start)
+    duplicate = botarena.run("easy", "medium", matches=2, seed=4)
+    assert len(first_deals) == 2 and first_deals[0] == first_deals[1]
+    assert len(duplicate.units) == 1 and duplicate.units[0][1] == duplicate.hands
+    first_deals.clear()
+    independent = botarena.run("easy", "medium", matches=2, seed=4, independent=True)
+    assert len(first_deals) == 2 and first_deals[0] != first_deals[1]
+    assert len(independent.units) == 2
+    assert sum(h for _, h in independent.units) == independent.hands
+    assert sum(p for p, _ in independent.units) == independent.a.points - independent.b.points
+
+
+def test_net_points_per_hand_and_its_interval() -> None:
+    net, half = botarena.net_per_hand([(30, 10), (-10, 10), (20, 10), (0, 10)])
+    assert net == 1.0
+    # Per pair net - 1.0 * hands: 20, -20, 10, -10 -> variance 1000/3 over 4 pairs.
+    assert round(half, 4) == round(1.96 * (1000 / 3 / 4) ** 0.5 / 10, 4)
+    assert botarena.net_per_hand([]) == (0.0, 0.0)
+
+
+def test_elo_difference_of_a_win_rate() -> None:
+    assert botarena.elo_difference(0.5) == 0
+    assert round(botarena.elo_difference(0.76)) == 200
+    assert botarena.elo_difference(0.24) == -botarena.elo_difference(0.76)

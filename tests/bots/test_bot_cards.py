@@ -83,3 +83,22 @@ def test_makes_meld() -> None:
     assert makes_meld(hand, INDEX["7H"]) and makes_meld(hand, INDEX["4H"])
     assert makes_meld(hand, INDEX["9S"])
     assert not makes_meld(hand, INDEX["8H"]) and not makes_meld(hand, INDEX["KD"])
+
+
+def test_best_discard_equals_trying_every_allowed_card() -> None:
+    """The table paths (with or without a forbidden card) against the definition: the
+    least deadwood left, ties to the highest value, then the highest index."""
+    rng = random.Random(17)
+    for hand in random_hands(3000, 11):
+        held = [i for i in range(52) if hand >> i & 1]
+        if len(held) != 11:
+            continue
+        for forbidden in (0, 1 << rng.choice(held)):
+            allowed = [i for i in held if not forbidden >> i & 1]
+            expected = min(
+                allowed, key=lambda i: (deadwood_mask(hand & ~(1 << i)), -value_of(1 << i), -i)
+            )
+            assert best_discard(hand, forbidden) == (
+                deadwood_mask(hand & ~(1 << expected)),
+                expected,
+            )

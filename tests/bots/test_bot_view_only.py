@@ -128,3 +128,35 @@ def test_same_view_from_different_deals_gives_the_same_action(level: str) -> Non
             chosen_a = choose_action(level, view_a, legal, random.Random(seed), budget=200)
             chosen_b = choose_action(level, view_b, legal, random.Random(seed), budget=200)
             assert chosen_a == chosen_b
+
+
+def knockable_twins() -> tuple[HandState, HandState]:
+    """Two deals in which seat 0 (the non-dealer) holds three melds and a king, so it
+    may knock after its first draw, while seat 1's hand and the stock below seat 0's
+    draw differ: seat 0 sees the same table at that knock decision in both."""
+    mine = ["AC", "2C", "3C", "4D", "5D", "6D", "7H", "8H", "9H", "KS"]
+    deck = [r + s for s in "CDHS" for r in "A23456789TJQK" if r + s not in mine]
+    random.Random(23).shuffle(deck)
+    theirs, upcard, rest = deck[:10], deck[10], deck[11:]
+    theirs_b = theirs[:3] + rest[1:8]
+    stock_b = [rest[0], *reversed(theirs[3:] + rest[8:])]
+    a = HandState.from_cards(RuleSet.default(), 1, [mine, theirs], upcard, rest)
+    b = HandState.from_cards(RuleSet.default(), 1, [mine, theirs_b], upcard, stock_b)
+    return a, b
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_knock_decision_ignores_the_hidden_cards(level: str) -> None:
+    a, b = knockable_twins()
+    opening = [{"type": "pass"}, {"type": "pass"}, {"type": "draw", "source": "stock"}]
+    state_a, state_b = advance(a, opening), advance(b, opening)
+    view_a, view_b = state_a.player_view(0), state_b.player_view(0)
+    assert view_a == view_b and state_a.stock != state_b.stock
+    assert state_a.player_view(1)["hand"] != state_b.player_view(1)["hand"]
+    legal = state_a.legal_actions()
+    assert legal == state_b.legal_actions()
+    assert any(action["type"] == "knock" for action in legal)
+    for seed in range(3):
+        chosen_a = choose_action(level, view_a, legal, random.Random(seed), budget=300)
+        chosen_b = choose_action(level, view_b, legal, random.Random(seed), budget=300)
+        assert chosen_a == chosen_b

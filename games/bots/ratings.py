@@ -1,0 +1,28 @@
+"""Each computer level's Elo rating, anchored at easy = 1500: written by
+
+    python -m bench.botratings --result medium:easy:276:400 --result hard:easy:70:100 --result expert:easy:69:100 --write
+
+from these arena runs (duplicate matches to 100, default rules; commands and
+figures in docs/benchmarks.md):
+
+    medium vs easy: 276 of 400 matches won
+    hard vs easy: 70 of 100 matches won
+    expert vs easy: 69 of 100 matches won
+
+Shown where a player chooses the computer's level. Do not edit by hand: rerun the
+arena and the command above.
+"""
+
+from __future__ import annotations
+
+RATINGS: dict[str, int] = {
+    "easy": 1500,
+    "medium": 1639,
+    "hard": 1646,
+    "expert": 1637,
+}
+
+
+def level_label(level: str) -> str:
+    """The level's name with its rating, as players see it: "Expert ≈ 1700"."""
+    return f"{level.capitalize()} ≈ {RATINGS[level]}"
