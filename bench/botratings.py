@@ -119,14 +119,15 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
 
 def module_text(results: list[Result], ratings: dict[str, tuple[float, float]]) -> str:
     """The source of ``games/bots/ratings.py`` for these results."""
-    command = "python -m bench.botratings " + " ".join(
-        f"--result {a}:{b}:{w}:{m}" for a, b, w, m in results
+    command = "python -m bench.botratings" + "".join(
+        f" \\\n        --result {a}:{b}:{w}:{m}" for a, b, w, m in results
     )
     runs = "\n".join(f"    {a} vs {b}: {w} of {m} matches won" for a, b, w, m in results)
     values = "\n".join(f'    "{lv}": {round(ratings[lv][0])},' for lv in LEVELS if lv in ratings)
     return f'''"""Each computer level's Elo rating, anchored at easy = {ANCHOR}: written by
 
-    {command} --write
+    {command} \\
+        --write
 
 from these arena runs (duplicate matches to 100, default rules; commands and
 figures in docs/benchmarks.md):

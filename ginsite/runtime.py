@@ -11,9 +11,9 @@ again only when a test changes those settings):
   (ginsite/embedded_beat.py). Work pending when the process stops is lost; the
   periodic sweeps pick it up.
 - the publisher sends events to channel-layer groups from any thread:
-  ``LayerPublisher`` (Redis) straight away, on the server's loop or the process's own; ``InMemoryPublisher`` (the in-memory layer,
-  whose queues belong to the server's event loop) hands them to the loop the
-  consumers bound with ``bind``.
+  ``LayerPublisher`` (Redis) straight away, on the server's loop or the process's
+  own; ``InMemoryPublisher`` (the in-memory layer, whose queues belong to the
+  server's event loop) hands them to the loop the consumers bound with ``bind``.
 
 Nothing else in the site asks which mode it runs in.
 """

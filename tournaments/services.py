@@ -25,9 +25,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import RuleSet
+from games.errors import ServiceError
 from games.models import Match, Seat
 from games.services import fairplay
-from games.errors import ServiceError
 from games.services.matches import create_started_matches, match_forfeit, require_registered
 from leaderboards.models import Rating
 

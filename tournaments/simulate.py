@@ -25,9 +25,9 @@ from django.utils import timezone
 from games.analysis import hooks as analysis_hooks
 from games.bots import LEVELS, choose_action
 from games.engine import HandState
+from games.errors import ServiceError
 from games.models import Hand, Match, Seat
 from games.services import move_submit
-from games.errors import ServiceError
 from leaderboards.models import Rating
 
 from . import selectors, services, tasks

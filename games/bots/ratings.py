@@ -1,6 +1,10 @@
 """Each computer level's Elo rating, anchored at easy = 1500: written by
 
-    python -m bench.botratings --result medium:easy:276:400 --result hard:easy:70:100 --result expert:easy:69:100 --write
+    python -m bench.botratings \
+        --result medium:easy:276:400 \
+        --result hard:easy:70:100 \
+        --result expert:easy:69:100 \
+        --write
 
 from these arena runs (duplicate matches to 100, default rules; commands and
 figures in docs/benchmarks.md):

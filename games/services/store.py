@@ -23,7 +23,6 @@ from accounts.models import User
 from games.models import Hand, Match, Seat
 
 
-
 @dataclass
 class Locked:
     """A match row locked for update, with its seats and current hand."""
