@@ -61,10 +61,12 @@ def orm_uses_at_the_edge(root: Path) -> list[str]:
 
 
 def app_packages(root: Path) -> list[str]:
-    """The project's top-level packages: the Django apps (an ``apps.py``) and ginsite."""
+    """The project's top-level packages: the Django apps (an ``apps.py``) and ginsite
+    (its ``settings.py``; the suite's own tests/settings.py does not make tests an app)."""
     return sorted(
         p.parent.name for p in root.glob("*/__init__.py")
-        if (p.parent / "apps.py").exists() or (p.parent / "settings.py").exists()
+        if p.parent.name != "tests"
+        and ((p.parent / "apps.py").exists() or (p.parent / "settings.py").exists())
     )
 
 

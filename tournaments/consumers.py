@@ -24,13 +24,12 @@ from games import broadcast as games_broadcast
 from games.chat.consumers import LobbyChatConsumer
 
 from . import broadcast, selectors
-from .models import Tournament
 
 CLOSE_NOT_FOUND = 4404
 
 
 def _opening(tournament_id: int, user: Any, token: str | None) -> dict | None:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None or not selectors.can_view(tournament=tournament, user=user,
                                                     token=token):
         return None

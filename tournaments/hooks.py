@@ -1,9 +1,7 @@
-"""What the games app asks of the tournaments app: a finished match's result, and who
-reads and writes a tournament's chat room (games/chat/selectors.py)."""
+"""What the games app tells the tournaments app: a finished match's result. (Who reads
+and writes a tournament's chat room, games/chat/selectors.py asks tournaments/selectors.py.)"""
 
 from __future__ import annotations
-
-from typing import Any
 
 from games.models import Match, Seat
 
@@ -14,17 +12,3 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
     from . import services
 
     services.match_finished(match, seats)
-
-
-def chat_may_read(*, user: Any, tournament_id: int) -> bool:
-    """Signed-in users who may see the tournament read its chat."""
-    from . import selectors
-
-    return selectors.chat_may_read(user=user, tournament_id=tournament_id)
-
-
-def chat_may_write(*, user: Any, tournament_id: int) -> bool:
-    """Its players (not those staff removed), its creator and staff write in its chat."""
-    from . import selectors
-
-    return selectors.chat_may_write(user=user, tournament_id=tournament_id)

@@ -67,6 +67,12 @@ def chat_may_write(*, user: Any, tournament_id: int) -> bool:
             .exclude(status=Entrant.Status.REMOVED).exists())
 
 
+
+def tournament_get(*, tournament_id: int) -> Tournament | None:
+    """The tournament of that id, or None."""
+    return Tournament.objects.filter(pk=tournament_id).first()
+
+
 @dataclass
 class Standing:
     row: scoring.Row

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -47,9 +47,11 @@ def _url(tournament: Tournament) -> str:
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> tuple[Tournament, str | None]:
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
     token = request.GET.get("invite") or request.POST.get("invite") or None
-    if not selectors.can_view(tournament=tournament, user=request.user, token=token):
+    if tournament is None or not selectors.can_view(
+        tournament=tournament, user=request.user, token=token
+    ):
         raise Http404("No such tournament.")
     return tournament, token
 

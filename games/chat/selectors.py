@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Seat
-from tournaments import hooks as tournament_hooks
+from tournaments import selectors as tournament_selectors
 
 from .models import ChatMessage, UserBlock
 
@@ -66,14 +66,14 @@ def chat_can_read(*, user: User, match_id: int | None, tournament_id: int | None
             or seat_of(user=user, match_id=match_id) is not None
         )
     if tournament_id is not None:
-        return tournament_hooks.chat_may_read(user=user, tournament_id=tournament_id)
+        return tournament_selectors.chat_may_read(user=user, tournament_id=tournament_id)
     return True
 
 
 def tournament_chat_writer(*, user: User, tournament_id: int) -> bool:
     """Whether ``user`` may write in the tournament's room (its players, its creator
     and staff)."""
-    return tournament_hooks.chat_may_write(user=user, tournament_id=tournament_id)
+    return tournament_selectors.chat_may_write(user=user, tournament_id=tournament_id)
 
 
 def message_get(*, message_id: int) -> ChatMessage | None:
@@ -100,7 +100,7 @@ def chat_history(
     users ``user`` blocked."""
     limit = limit or settings.CHAT_HISTORY_SIZE
     messages = (
-        ChatMessage.objects.filter(match_id=match_id, tournament_id=tournament_id, hidden=False)
+        ChatMessage.objects.filter(Q(match_id=match_id, tournament_id=tournament_id), hidden=False)
         .exclude(author_id__in=blocked_user_ids(user=user))
         .select_related("author")
         .order_by("-created_at", "-id")[:limit]
@@ -112,7 +112,7 @@ def message_context(*, message: ChatMessage, around: int = 5) -> list[ChatMessag
     """The message with up to ``around`` messages before and after it in its room (hidden
     ones included: moderators see everything)."""
     room = ChatMessage.objects.filter(
-        match_id=message.match_id, tournament_id=message.tournament_id
+        Q(match_id=message.match_id, tournament_id=message.tournament_id)  # None: IS NULL
     ).select_related("author")
     before = room.filter(
         Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, id__lt=message.pk)

@@ -84,7 +84,7 @@ _lock_queries_by_vendor: dict[str, _LockQueries] = {}
 
 def _columns(model: type[models.Model], alias: str) -> str:
     quote = connection.ops.quote_name
-    return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
+    return ", ".join(f"{alias}.{quote(str(f.column))}" for f in model._meta.concrete_fields)
 
 
 def _lock_queries() -> _LockQueries:

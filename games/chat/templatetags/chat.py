@@ -2,6 +2,8 @@
 ``{% chat_panel tournament=t %}`` (a tournament's room): the chat panel partial
 (templates/chat/_panel.html) with what the viewer may do."""
 
+from typing import Any
+
 from django import template
 from django.conf import settings
 
@@ -18,7 +20,7 @@ QUICK_EMOJI = ["👍", "😄", "😮", "😅", "🎉", "🙏"]
 
 @register.inclusion_tag("chat/_panel.html", takes_context=True)
 def chat_panel(
-    context: template.Context, match: Match | None = None, tournament: object = None
+    context: template.Context, match: Match | None = None, tournament: Any = None
 ) -> dict:
     request = context["request"]
     user = request.user
