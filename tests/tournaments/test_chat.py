@@ -23,7 +23,8 @@ from accounts.services import message_hide, user_ban, user_mute
 from games.chat.models import ChatMessage, ChatReport
 from games.chat.selectors import chat_can_read, chat_history
 from games.chat.services import ChatError, chat_post
-from tests.chat.helpers import create_moderator, create_user, receive_type, ws_connect
+from tests.chat.helpers import receive_type, ws_connect
+from tests.factories import create_moderator, create_user
 from tournaments import services
 
 

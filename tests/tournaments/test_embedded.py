@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from ginsite.embedded_beat import EmbeddedBeat
-from tests.chat.helpers import create_user
+from tests.factories import create_user
 from tests.workers import ROOT
 from tournaments import services
 from tournaments.models import Pairing, Tournament

@@ -19,7 +19,8 @@ from django.utils import timezone
 from games.engine import HandState
 from games.models import Hand, Match
 from games.services import match_resign
-from tests.chat.helpers import create_user, receive_type, ws_connect
+from tests.chat.helpers import receive_type, ws_connect
+from tests.factories import create_user
 from tests.security.secrets import visible_cards
 from tournaments import services
 from tournaments.models import Entrant, Pairing, Tournament, TournamentEvent
