@@ -2,8 +2,9 @@
 
 Browser tests (marker ``browser``, under tests/browser) run last: once Playwright's
 sync API has started, later asyncio tests fail with "Cannot run the event loop while
-another loop is running". Under pytest-xdist (``-n``) each worker receives its tests
-in collection order, so in every worker the browser tests still come last.
+another loop is running". Under pytest-xdist (``-n``, ``--dist loadfile
+--no-loadscope-reorder``) each worker receives its modules in collection order, so in
+every worker the browser tests still come last.
 Rate-limit counters (the lobby's and allauth's, in the shared cache) start from zero
 in every test: all test clients share one address. Every test gets a fresh channel
 layer, and database connections opened in threads close after use.
