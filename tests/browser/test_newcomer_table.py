@@ -127,6 +127,42 @@ def test_a_one_point_hand_says_1_point_not_1_points(site: Any, new_page: Any) ->
     assert all(page.js_errors == [] for page in pages.values())
 
 
+def take_the_upcard_and_discard(match: Match) -> str:
+    """The player to move first takes the upcard and discards through the services;
+    returns that player's name."""
+    hand = Hand.objects.get(match=match, number=1)
+    state = HandState.from_dict(hand.state)
+    mover = Seat.objects.select_related("user").get(match=match, index=state.current_player).user
+    for action in ({"type": "draw", "source": "discard"}, None):
+        if action is None:  # the first discard the rules allow
+            state = HandState.from_dict(Hand.objects.get(pk=hand.pk).state)
+            action = next(a for a in state.legal_actions() if a["type"] == "discard")
+        match.refresh_from_db()
+        services.move_submit(
+            match=match, user=mover, action=action, expected_version=match.version
+        )
+    return mover.username
+
+
+def test_a_player_arriving_hears_every_move_made_since_their_own(
+    site: Any, new_page: Any
+) -> None:
+    """The opponent took the upcard and discarded before the page opened: both moves
+    are announced on arrival, not only the last one."""
+    alice, bob = make_player("alice"), make_player("bob")
+    match = off_the_event_loop(friend_match, alice, bob)
+    mover = off_the_event_loop(take_the_upcard_and_discard, match)
+    page = new_page()
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+    sign_in(page, site.url, "bob" if mover == "alice" else "alice")
+    page.goto(f"{site.url}/match/{match.pk}/")
+    page.wait_for_function("window.__announced.length > 0")
+    announced = " ".join(page.evaluate("window.__announced"))
+    assert re.search(rf"{mover} took the .+ from the discard pile\.", announced), announced
+    assert re.search(rf"{mover} discarded the .+\.", announced), announced
+    assert page.js_errors == []
+
+
 def visible_in_viewport(page: Any, selector: str) -> bool:
     """The element is on screen without scrolling: inside the viewport and not
     covered (its centre is the element or inside it)."""

@@ -224,11 +224,14 @@ def test_an_update_is_installed_whole_and_taken_only_when_the_player_reloads(
     )
     assert waiting  # the page is still served by the old version
 
-    page.click("[data-update-now]")
+    # The page reloads whole from the new version once it has taken over: wait for that
+    # new document, not the old one that is still on screen until the reload.
+    with page.expect_navigation(timeout=30_000):
+        page.click("[data-update-now]")
+    page.wait_for_selector("body[data-ready=true]")
     page.wait_for_function(
         f"caches.keys().then(keys => keys.length === 1 && keys[0] !== {old[0]!r})"
     )
-    page.wait_for_selector("body[data-ready=true]")
     page.locator("[data-update]").wait_for(state="hidden")
     assert TablePlayer(page).hand_cards() == cards
     assert page.js_errors == []

@@ -335,10 +335,19 @@ export function announce(previous, next) {
   const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
   const history = next.view.history || [];
   const fresh = history.slice(samehand ? (previous.view.history || []).length : 0);
-  // On arrival (first state, reload) only the hand's last move: what just happened.
-  parts.push(...(previous ? fresh : history.slice(-1)).map(eventSentence));
+  parts.push(...(previous ? fresh : arrivalMoves(history)).map(eventSentence));
   if (next.match.status === "active") parts.push(statusLine().map((n) => n.textContent).filter(Boolean).join(". "));
   live.textContent = parts.filter(Boolean).join(" ");
+}
+
+// On arrival (first state, reload) what just happened: a player hears every move made
+// since their own last one (the computer may have taken the upcard and discarded before
+// the page opened); a spectator hears the hand's last move.
+function arrivalMoves(history) {
+  if (!isPlayer()) return history.slice(-1);
+  let mine = -1;
+  history.forEach((e, i) => { if (e.seat === you()) mine = i; });
+  return history.slice(mine + 1);
 }
 
 export function eventSentence(e) {
