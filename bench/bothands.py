@@ -8,8 +8,8 @@ number, the dealer alternating from pair to pair) with the levels' seats exchang
 and plays one hand each time through the real engine. Printed: the net points per
 hand of ``--a`` (its points minus ``--b``'s, over both hands of every pair) with a
 95% interval over the pairs, and ``--a``'s CPU time per decision. Single hands have
-no match score, so this measures strength in points, not matches
-(``bench.botarena`` plays whole matches); it needs far fewer hands than a match win
+no match score, so this measures strength in points, not matches (the arena,
+``bench.botarena``, plays whole matches); it needs far fewer hands than a match win
 rate to separate two levels.
 """
 
@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import math
 import multiprocessing
 import random
 import sys
 import time
 
-from games.bots import LEVELS, choose_action
+from games.bots import choose_action
+from games.bots.arena import add_level_arguments, net_per_hand
 from games.engine import HandState, RuleSet
 
 
@@ -60,23 +60,15 @@ def play_pair(job: tuple[str, str, str, int, int]) -> tuple[int, float, int]:
 
 
 def summary(nets: list[int]) -> tuple[float, float]:
-    """(net points per hand, half-width of its 95% interval) from per-pair nets."""
-    n = len(nets)
-    mean = sum(nets) / n
-    if n < 2:
-        return mean / 2, math.inf
-    spread = math.sqrt(sum((x - mean) ** 2 for x in nets) / (n - 1))
-    return mean / 2, 1.96 * spread / math.sqrt(n) / 2
+    """(net points per hand, half-width of its 95% interval) from per-pair nets: the
+    arena's estimator (``games/bots/arena.py``) over pairs of two hands each."""
+    return net_per_hand([(net, 2) for net in nets])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--a", required=True, choices=LEVELS, help="the level measured")
-    parser.add_argument("--b", required=True, choices=LEVELS, help="its opponent")
+    add_level_arguments(parser)
     parser.add_argument("--pairs", type=int, default=100, help="pairs of hands")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", default="default", choices=sorted(RuleSet.PRESETS))
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     options = parser.parse_args(argv)
     if options.pairs < 1 or options.jobs < 1:
         parser.error("--pairs and --jobs must be at least 1")

@@ -2,21 +2,18 @@
 
 Percentiles are nearest-rank (the smallest sample with at least q% of the samples at
 or below it), as every figure in docs/benchmarks.md since this module reports them.
+The function itself is ``games/bots/arena.py``'s (the bot arena ships with the site
+and reports it too); the benchmarks take it from here.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 
+from games.bots.arena import percentile
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The ``q``-th percentile (0 < q <= 100, nearest rank) of ``values``; NaN if empty."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(q / 100 * len(ordered))) - 1]
+__all__ = ["percentile", "spread"]
 
 
 def spread(

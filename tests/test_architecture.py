@@ -134,3 +134,14 @@ def test_a_view_running_a_query_fails_the_check(project_copy: Path) -> None:
         "def board(request, pk):\n    return Board.objects.get(pk=pk)\n"
     )
     assert orm_uses_at_the_edge(project_copy) == ["leaderboards/probe_views.py:5 objects"]
+
+
+def test_a_shipped_module_importing_bench_fails_the_check(project_copy: Path) -> None:
+    # bench/ is not installed (pyproject's packages): a management command that imports
+    # it works in a checkout and breaks on a server.
+    (project_copy / "games" / "management" / "commands" / "probe.py").write_text(
+        "from bench import stats  # noqa: F401\n"
+    )
+    result = lint_imports(project_copy)
+    assert result.returncode == 1
+    assert "games.management.commands.probe -> bench" in result.stdout

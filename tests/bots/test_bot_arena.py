@@ -1,4 +1,5 @@
-"""The bot arena: seat-swapped matches, its figures, and the management command."""
+"""The bot arena (games/bots/arena.py): seat-swapped matches, its figures, and its two
+commands (``python -m bench.botarena``, ``python manage.py botarena``)."""
 
 from __future__ import annotations
 
@@ -6,25 +7,26 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from bench import botarena
+from games.bots import arena
 
 
 def test_wilson_interval() -> None:
-    low, high = botarena.wilson(50, 100)
+    low, high = arena.wilson(50, 100)
     assert round(low, 4) == 0.4038 and round(high, 4) == 0.5962
-    assert botarena.wilson(0, 0) == (0.0, 1.0)
+    assert arena.wilson(0, 0) == (0.0, 1.0)
 
 
 def test_arena_plays_seat_swapped_matches_to_the_target() -> None:
-    tally = botarena.run("easy", "easy", matches=2, seed=7)
+    tally = arena.run("easy", "easy", matches=2, seed=7)
     assert tally.matches == 2
     assert tally.a.matches_won + tally.b.matches_won == 2
     assert tally.hands >= 2 * 1
     assert tally.a.hands_won + tally.b.hands_won + tally.draws == tally.hands
     assert tally.a.times_ms and tally.b.times_ms
-    text = botarena.report("easy", "easy", tally)
+    text = arena.report("easy", "easy", tally)
     assert "match win rate of easy" in text and "95% CI" in text
     # The same seed replays the same matches.
-    again = botarena.run("easy", "easy", matches=2, seed=7)
+    again = arena.run("easy", "easy", matches=2, seed=7)
     assert (again.hands, again.a.points, again.b.points) == (
         tally.hands,
         tally.a.points,
@@ -50,18 +52,18 @@ def test_duplicate_pairs_share_their_deals_and_independent_matches_do_not(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     first_deals: list[bytes] = []
-    start = botarena.MatchState.start
+    start = arena.MatchState.start
 
     def recording_start(rules, first_dealer, seed):  # type: ignore[no-untyped-def]
         first_deals.append(seed)
         return start(rules, first_dealer=first_dealer, seed=seed)
 
-    monkeypatch.setattr(botarena.MatchState, "start", recording_start)
-    duplicate = botarena.run("easy", "medium", matches=2, seed=4)
+    monkeypatch.setattr(arena.MatchState, "start", recording_start)
+    duplicate = arena.run("easy", "medium", matches=2, seed=4)
     assert len(first_deals) == 2 and first_deals[0] == first_deals[1]
     assert len(duplicate.units) == 1 and duplicate.units[0][1] == duplicate.hands
     first_deals.clear()
-    independent = botarena.run("easy", "medium", matches=2, seed=4, independent=True)
+    independent = arena.run("easy", "medium", matches=2, seed=4, independent=True)
     assert len(first_deals) == 2 and first_deals[0] != first_deals[1]
     assert len(independent.units) == 2
     assert sum(h for _, h in independent.units) == independent.hands
@@ -69,14 +71,14 @@ def test_duplicate_pairs_share_their_deals_and_independent_matches_do_not(
 
 
 def test_net_points_per_hand_and_its_interval() -> None:
-    net, half = botarena.net_per_hand([(30, 10), (-10, 10), (20, 10), (0, 10)])
+    net, half = arena.net_per_hand([(30, 10), (-10, 10), (20, 10), (0, 10)])
     assert net == 1.0
     # Per pair net - 1.0 * hands: 20, -20, 10, -10 -> variance 1000/3 over 4 pairs.
     assert round(half, 4) == round(1.96 * (1000 / 3 / 4) ** 0.5 / 10, 4)
-    assert botarena.net_per_hand([]) == (0.0, 0.0)
+    assert arena.net_per_hand([]) == (0.0, 0.0)
 
 
 def test_elo_difference_of_a_win_rate() -> None:
-    assert botarena.elo_difference(0.5) == 0
-    assert round(botarena.elo_difference(0.76)) == 200
-    assert botarena.elo_difference(0.24) == -botarena.elo_difference(0.76)
+    assert arena.elo_difference(0.5) == 0
+    assert round(arena.elo_difference(0.76)) == 200
+    assert arena.elo_difference(0.24) == -arena.elo_difference(0.76)

@@ -1,4 +1,5 @@
-"""``python manage.py botarena``: the bot arena of ``bench/botarena.py``, same options."""
+"""``python manage.py botarena``: the bot arena of ``games/bots/arena.py``, same options as
+``python -m bench.botarena``."""
 
 from __future__ import annotations
 
@@ -6,17 +7,17 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bench import botarena
+from games.bots import arena
 
 
 class Command(BaseCommand):
     help = "Play seat-swapped matches between two computer levels and print the figures."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        botarena.add_arguments(parser)
+        arena.add_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            self.stdout.write(botarena.execute(options))
+            self.stdout.write(arena.execute(options))
         except ValueError as error:
             raise CommandError(str(error)) from error
