@@ -6,6 +6,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from ginsite.http import required_user
+
 from . import services
 from .models import Entrant, Tournament, TournamentEvent, TournamentSchedule
 
@@ -60,12 +62,12 @@ class TournamentAdmin(admin.ModelAdmin):
     def save_model(self, request: HttpRequest, obj: Tournament, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
         services.audit(obj, "edited" if change else "created", "in the admin",
-                       actor=request.user)
+                       actor=required_user(request))
 
     @admin.action(description="Cancel the selected tournaments")
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         for tournament in queryset:
-            services.tournament_cancel(tournament=tournament, staff=request.user,
+            services.tournament_cancel(tournament=tournament, staff=required_user(request),
                                        reason="cancelled in the admin")
         self.message_user(request, f"{queryset.count()} tournament(s) cancelled.",
                           messages.SUCCESS)
@@ -88,6 +90,6 @@ class EntrantAdmin(admin.ModelAdmin):
     @admin.action(description="Remove the selected players from their tournament")
     def remove(self, request: HttpRequest, queryset: QuerySet[Entrant]) -> None:
         for entrant in queryset:
-            services.entrant_remove(entrant=entrant, staff=request.user,
+            services.entrant_remove(entrant=entrant, staff=required_user(request),
                                     reason="removed in the admin")
         self.message_user(request, f"{queryset.count()} player(s) removed.", messages.SUCCESS)

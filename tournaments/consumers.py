@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -25,10 +25,17 @@ from games.chat.consumers import LobbyChatConsumer
 
 from . import broadcast, selectors
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 CLOSE_NOT_FOUND = 4404
 
 
-def _opening(tournament_id: int, user: Any, token: str | None) -> dict | None:
+def _opening(
+    tournament_id: int, user: User | AnonymousUser, token: str | None
+) -> dict[str, Any] | None:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None or not selectors.can_view(tournament=tournament, user=user,
                                                     token=token):

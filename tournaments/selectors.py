@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, Max, Q, Value
 from django.db.models.functions import Coalesce
@@ -18,16 +18,23 @@ from games.models import Match, Seat
 from .core import scoring
 from .models import Entrant, Format, Pairing, Round, Tournament, TournamentEvent
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 #: Rows of the standings sent over the socket and shown on the page.
 STANDINGS_ROWS = 100
 
 
-def tournament_lists(*, user: Any, now: datetime | None = None) -> dict[str, list[Tournament]]:
+def tournament_lists(
+    *, user: User | AnonymousUser, now: datetime | None = None
+) -> dict[str, list[Tournament]]:
     """Upcoming, live and recently finished public tournaments (and the viewer's own
     private ones), with their entrant counts."""
     now = now or timezone.now()
     visible = Q(public=True)
-    if getattr(user, "is_authenticated", False):
+    if user.is_authenticated:
         visible |= Q(created_by=user) | Q(entrants__user=user)
     base = (Tournament.objects.filter(visible).distinct()
             .annotate(players=Count("entrants", distinct=True)))
@@ -40,26 +47,26 @@ def tournament_lists(*, user: Any, now: datetime | None = None) -> dict[str, lis
     }
 
 
-def can_view(*, tournament: Tournament, user: Any, token: str | None) -> bool:
+def can_view(*, tournament: Tournament, user: User | AnonymousUser, token: str | None) -> bool:
     if tournament.public or token == tournament.invite_token:
         return True
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     return (tournament.created_by_id == user.pk or user.is_staff
             or Entrant.objects.filter(tournament=tournament, user=user).exists())
 
 
-def chat_may_read(*, user: Any, tournament_id: int) -> bool:
+def chat_may_read(*, user: User, tournament_id: int) -> bool:
     """The tournament's chat room: signed-in users who may see the tournament."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     return tournament is not None and can_view(tournament=tournament, user=user, token=None)
 
 
-def chat_may_write(*, user: Any, tournament_id: int) -> bool:
+def chat_may_write(*, user: User, tournament_id: int) -> bool:
     """Writing there: its players (not removed by staff), its creator and staff."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return False
     if user.is_staff or Tournament.objects.filter(pk=tournament_id, created_by=user).exists():
         return True
@@ -155,15 +162,16 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
                 .select_related("seat0__user", "seat1__user", "winner").order_by("round", "pk"))
     by_round: dict[int, list[Pairing]] = {}
     for p in pairings:
-        by_round.setdefault(p.round, []).append(p)
+        if p.round is not None:  # always, by the query: the type cannot know it
+            by_round.setdefault(p.round, []).append(p)
     deadlines = dict(Round.objects.filter(tournament=tournament).values_list("number", "deadline"))
     return [{"number": n, "deadline": deadlines.get(n), "pairings": by_round[n]}
             for n in sorted(by_round, reverse=True)]
 
 
-def my_entry(*, tournament: Tournament, user: Any) -> dict[str, Any] | None:
+def my_entry(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any] | None:
     """The viewer's entry and their match in play, if any."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     entrant = Entrant.objects.filter(tournament=tournament, user=user).first()
     if entrant is None:
@@ -189,7 +197,7 @@ def watch_matches(*, limit: int = 60) -> list[dict[str, Any]]:
     """Live matches between people now: tournament matches first, then the highest
     rated (the higher of the two players' ratings), then the newest. Ids, names and
     scores only (each opens in the spectator view)."""
-    matches = (
+    found = (
         Match.objects.filter(status=Match.Status.ACTIVE)
         .exclude(kind__in=[Match.Kind.COMPUTER, Match.Kind.OFFLINE])
         .annotate(
@@ -199,7 +207,7 @@ def watch_matches(*, limit: int = 60) -> list[dict[str, Any]]:
         .order_by(F("in_tournament").desc(), F("top_rating").desc(), "-started_at")
         .values("pk", "rated", "in_tournament", "top_rating", "started_at")[:limit]
     )
-    matches = list(matches)
+    matches = list(found)
     seats = Seat.objects.filter(match_id__in=[m["pk"] for m in matches]).values(
         "match_id", "index", "user__username", "score")
     by_match: dict[int, list] = {}
@@ -217,7 +225,7 @@ def watch_matches(*, limit: int = 60) -> list[dict[str, Any]]:
     ]
 
 
-def player_results(*, user: Any, limit: int = 20) -> list[Entrant]:
+def player_results(*, user: User, limit: int = 20) -> list[Entrant]:
     """A profile's finished tournaments, newest first, with the player's rank."""
     return list(Entrant.objects.filter(user=user, tournament__status=Tournament.Status.FINISHED)
                 .select_related("tournament").order_by("-tournament__finished_at")[:limit])

@@ -18,14 +18,14 @@ import logging
 import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.engine import RuleSet
-from games.errors import ServiceError
+from games.errors import NotAPlayerError, ServiceError
 from games.models import Match, Seat
 from games.services import fairplay
 from games.services.matches import create_started_matches, match_forfeit, require_registered
@@ -45,6 +45,9 @@ from .models import (
     TournamentSchedule,
 )
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 logger = logging.getLogger(__name__)
 
 #: Limits on tournaments created by players (staff schedules are not limited).
@@ -61,15 +64,15 @@ def _now(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _event(tournament: Tournament, kind: str, detail: str = "", *, actor: Any = None,
+def _event(tournament: Tournament, kind: str, detail: str = "", *, actor: User | None = None,
            now: datetime | None = None) -> None:
     TournamentEvent.objects.create(
-        tournament=tournament, kind=kind, detail=detail[:300], at=_now(now),
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        tournament=tournament, kind=kind, detail=detail[:300], at=_now(now), actor=actor,
     )
 
 
-def audit(tournament: Tournament, kind: str, detail: str = "", *, actor: Any = None) -> None:
+def audit(tournament: Tournament, kind: str, detail: str = "", *,
+          actor: User | None = None) -> None:
     """Add a line to the tournament's audit trail (the admin's own edits)."""
     _event(tournament, kind, detail, actor=actor)
 
@@ -90,16 +93,19 @@ def tournament_rules(tournament: Tournament) -> RuleSet:
 # --- creating ---------------------------------------------------------------------------
 
 def tournament_create(
-    *, user: Any, name: str, format: str, starts_at: datetime, variant: str = "default",
+    *, user: User | None, name: str, format: str, starts_at: datetime, variant: str = "default",
     target_score: int = 50, turn_seconds: int | None = 30, duration_minutes: int = 60,
     rounds: int = 5, round_minutes: int = 30, max_players: int = 50, public: bool = True,
     staff: bool = False, schedule: TournamentSchedule | None = None,
     now: datetime | None = None,
 ) -> Tournament:
-    """A new tournament, public or private (``invite_token``); players' tournaments are
-    limited in size, length and how far ahead they start."""
+    """A new tournament, public or private (``invite_token``), created by ``user`` (None:
+    a staff schedule's); players' tournaments are limited in size, length and how far
+    ahead they start."""
     now = _now(now)
     if not staff:
+        if user is None:
+            raise NotAPlayerError("Sign in to play.")  # as require_registered says it
         require_registered(user)
     name = " ".join(str(name or "").split())
     if not name or len(name) > 80:
@@ -132,7 +138,7 @@ def tournament_create(
             duration_minutes=duration_minutes, rounds=rounds, round_minutes=round_minutes,
             max_players=max_players, public=public,
             invite_token=None if public else secrets.token_urlsafe(16),
-            created_by=user if getattr(user, "is_authenticated", False) else None,
+            created_by=user,
             schedule=schedule,
         )
         _event(tournament, "created", f"{format}, starts {starts_at:%Y-%m-%d %H:%M} UTC",
@@ -171,12 +177,12 @@ def schedules_create_due(*, now: datetime | None = None) -> int:
 
 # --- entering and leaving -----------------------------------------------------------------
 
-def _rating_of(user: Any) -> float:
+def _rating_of(user: User) -> float:
     value = Rating.objects.filter(user=user).values_list("rating", flat=True).first()
     return float(value) if value is not None else 1500.0
 
 
-def tournament_join(*, tournament: Tournament, user: Any, token: str | None = None,
+def tournament_join(*, tournament: Tournament, user: User, token: str | None = None,
                     now: datetime | None = None) -> Entrant:
     """Enter (or come back to) a tournament. Arena: until its end; Swiss: before it
     starts. A private tournament needs its invite token."""
@@ -227,14 +233,14 @@ def _playing(entrant: Entrant) -> bool:
     ).exists()
 
 
-def _entrant_of(t: Tournament, user: Any) -> Entrant:
-    entrant = Entrant.objects.filter(tournament=t, user_id=getattr(user, "pk", None)).first()
+def _entrant_of(t: Tournament, user: User) -> Entrant:
+    entrant = Entrant.objects.filter(tournament=t, user=user).first()
     if entrant is None:
         raise TournamentError("You are not in this tournament.", "not_entered")
     return entrant
 
 
-def tournament_withdraw(*, tournament: Tournament, user: Any,
+def tournament_withdraw(*, tournament: Tournament, user: User,
                         now: datetime | None = None) -> Entrant:
     """Leave: no more pairings (a match in play goes on and counts). Before the start,
     the entry is simply removed."""
@@ -256,7 +262,7 @@ def tournament_withdraw(*, tournament: Tournament, user: Any,
     return entrant
 
 
-def tournament_pause(*, tournament: Tournament, user: Any, now: datetime | None = None) -> Entrant:
+def tournament_pause(*, tournament: Tournament, user: User, now: datetime | None = None) -> Entrant:
     """Arena: stop being paired for a while (come back with ``tournament_join``)."""
     now = _now(now)
     with transaction.atomic():
@@ -275,7 +281,7 @@ def tournament_pause(*, tournament: Tournament, user: Any, now: datetime | None 
 
 # --- staff moderation ----------------------------------------------------------------------
 
-def tournament_cancel(*, tournament: Tournament, staff: Any, reason: str = "",
+def tournament_cancel(*, tournament: Tournament, staff: User, reason: str = "",
                       now: datetime | None = None) -> Tournament:
     """Staff cancel a tournament: no more pairings; matches in play are still played
     but count for nothing here."""
@@ -294,7 +300,7 @@ def tournament_cancel(*, tournament: Tournament, staff: Any, reason: str = "",
     return t
 
 
-def entrant_remove(*, entrant: Entrant, staff: Any, reason: str = "",
+def entrant_remove(*, entrant: Entrant, staff: User, reason: str = "",
                    now: datetime | None = None) -> Entrant:
     """Staff remove a player: never paired again here, and cannot rejoin."""
     now = _now(now)
@@ -378,9 +384,9 @@ def _arena_pass(t: Tournament, now: datetime) -> list[Pairing]:
         return []
     by_id = {e.pk: e for e in waiting}
     pairs = core_pairing.arena_pairs([
-        core_pairing.Waiting(e.pk, e.points, e.rating, e.last_opponent_id,
-                             e.waiting_since.timestamp())
+        core_pairing.Waiting(e.pk, e.points, e.rating, e.last_opponent_id, since.timestamp())
         for e in waiting
+        if (since := e.waiting_since) is not None  # always, by the query
     ])
     started = _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], None, now)
     if started:
@@ -526,6 +532,7 @@ def swiss_deadline(*, tournament_id: int, now: datetime | None = None) -> int:
                 loser = seats[0] if scores[0] < scores[1] else seats[1]
             else:
                 loser = seats[match.current_seat if match.current_seat is not None else 0]
+            assert loser.user is not None  # a tournament seats only people
             try:
                 match_forfeit(match=match, user=loser.user, reason=Match.EndReason.RESIGN)
             except ServiceError:
@@ -556,6 +563,7 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
     entrants = {e.pk: e for e in Entrant.objects.select_for_update(of=("self",))
                 .select_related("user").filter(
         pk__in=[pairing.seat0_id, pairing.seat1_id])}
+    assert pairing.seat1_id is not None  # a bye has no match: it is finished when made
     winner_user = seats[match.winner_seat].user_id if match.winner_seat is not None else None
     seat0, seat1 = entrants[pairing.seat0_id], entrants[pairing.seat1_id]
     winner, loser = (seat0, seat1) if seat0.user_id == winner_user else (seat1, seat0)

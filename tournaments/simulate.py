@@ -115,6 +115,8 @@ def play_one_move(match_id: int, rng: random.Random, level: str, now: datetime) 
         return False
     seat = Seat.objects.select_related("user").get(match=match, index=match.current_seat)
     hand = Hand.objects.filter(match=match).order_by("-number").first()
+    # A match in play has a hand dealt, and a tournament seats only people.
+    assert hand is not None and seat.user is not None
     state = HandState.from_dict(hand.state)
     action = choose_action(level, state.player_view(seat.index), state.legal_actions(), rng)
     try:

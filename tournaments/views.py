@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games.errors import ServiceError
+from ginsite.http import SignedInRequest
 
 from . import selectors, services
 from .forms import TournamentForm
@@ -26,7 +27,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @login_required
-def tournament_new(request: HttpRequest) -> HttpResponse:
+def tournament_new(request: SignedInRequest) -> HttpResponse:
     form = TournamentForm(request.POST)
     if form.is_valid():
         try:
@@ -76,7 +77,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     })
 
 
-def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpResponse:
+def _act(request: SignedInRequest, tournament_id: int, action, done: str) -> HttpResponse:
     tournament, token = _visible(request, tournament_id)
     try:
         if action is services.tournament_join:
@@ -92,21 +93,21 @@ def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpRes
 
 @require_POST
 @login_required
-def join(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def join(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, services.tournament_join,
                 "You are in. Keep this page open: your match opens here when it is ready.")
 
 
 @require_POST
 @login_required
-def withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def withdraw(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, services.tournament_withdraw,
                 "You left the tournament.")
 
 
 @require_POST
 @login_required
-def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
+def pause(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, services.tournament_pause,
                 "Paused: you will not be paired until you press Resume.")
 

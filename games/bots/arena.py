@@ -121,8 +121,8 @@ def play_match(
     while not match.over:
         if match.hand_number > MAX_HANDS:
             raise RuntimeError(f"match {pair} did not end within {MAX_HANDS} hands")
-        state = match.hand
-        seat = state.current_player
+        state, seat = match.hand, match.current_player
+        assert state is not None and seat is not None  # a match in play: a hand, a mover
         view = state.player_view(seat)
         rng = random.Random(f"{seed}:{pair}:{swapped}:{match.hand_number - 1}:{move}")
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -131,11 +131,14 @@ def play_match(
         seat_side[seat].cpu_ms.append((time.process_time() - cpu_started) * 1000)
         match, _events = match.apply(seat, action)
         move += 1
-        if match.hand.is_over:
-            _count_hand(tally, seat_side, match.hand.result)
+        hand = match.hand
+        if hand is not None and hand.is_over:
+            assert hand.result is not None  # a hand over has its result
+            _count_hand(tally, seat_side, hand.result)
             move = 0
             if match.needs_deal:
                 match, _events = match.deal_next(deal_seed(seed, pair, match.hand_number))
+    assert match.winner is not None  # a match over has a winner
     seat_side[match.winner].matches_won += 1
     return tally
 
@@ -145,6 +148,7 @@ def _count_hand(tally: Tally, seat_side: tuple[Side, Side], result: HandResult) 
     if result.kind == "draw":
         tally.draws += 1
         return
+    assert result.winner is not None  # only a drawn hand has no winner
     winner = seat_side[result.winner]
     winner.hands_won += 1
     winner.points += result.points

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-Player = Hashable
+Player = TypeVar("Player", bound=Hashable)
+"""A player's id: the entrant's id in the app, any name in a test."""
 
 
 class NoPairing(Exception):
@@ -26,7 +28,7 @@ class NoPairing(Exception):
 
 
 @dataclass(frozen=True)
-class Waiting:
+class Waiting(Generic[Player]):
     """A player in the arena's pool."""
 
     player: Player
@@ -36,17 +38,17 @@ class Waiting:
     since: float  # when they entered the pool (any increasing number)
 
 
-def _rematch(a: Waiting, b: Waiting) -> bool:
+def _rematch(a: Waiting[Player], b: Waiting[Player]) -> bool:
     return a.last_opponent == b.player or b.last_opponent == a.player
 
 
-def arena_pairs(waiting: Sequence[Waiting]) -> list[tuple[Player, Player]]:
+def arena_pairs(waiting: Sequence[Waiting[Player]]) -> list[tuple[Player, Player]]:
     """Pairs (higher-placed player first) for one pass over the pool."""
     pool = sorted(waiting, key=lambda w: (-w.score, -w.rating, w.since, str(w.player)))
     if len(pool) % 2:
         latest = max(pool, key=lambda w: (w.since, str(w.player)))
         pool.remove(latest)
-    pairs: list[list[Waiting]] = []
+    pairs: list[list[Waiting[Player]]] = []
     rest = pool
     while rest:
         first = rest[0]
@@ -73,13 +75,13 @@ def arena_pairs(waiting: Sequence[Waiting]) -> list[tuple[Player, Player]]:
 
 
 @dataclass(frozen=True)
-class SwissPlayer:
+class SwissPlayer(Generic[Player]):
     """A player still in the Swiss when a round is paired."""
 
     player: Player
     points: float
     rating: float
-    opponents: frozenset
+    opponents: frozenset[Player]
     had_bye: bool = False
 
 
@@ -88,7 +90,7 @@ SWISS_SEARCH_BUDGET = 200_000
 
 
 def swiss_pairs(
-    players: Sequence[SwissPlayer], *, budget: int = SWISS_SEARCH_BUDGET
+    players: Sequence[SwissPlayer[Player]], *, budget: int = SWISS_SEARCH_BUDGET
 ) -> tuple[list[tuple[Player, Player]], Player | None]:
     """The round's pairs (higher-placed player first) and the player with the bye."""
     order = sorted(players, key=lambda p: (-p.points, -p.rating, str(p.player)))
@@ -110,7 +112,9 @@ def swiss_pairs(
     raise NoPairing("no pairing without a repeat match or a second bye")
 
 
-def _pair_all(order: list[SwissPlayer], tries: list[int]) -> list[tuple] | None:
+def _pair_all(
+    order: list[SwissPlayer[Player]], tries: list[int]
+) -> list[tuple[Player, Player]] | None:
     """Backtracking: pair the first player with the nearest one they have not met."""
     if not order:
         return []

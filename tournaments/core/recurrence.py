@@ -46,7 +46,7 @@ def _matches(day: date, rule: Recurrence) -> bool:
 
 def occurrences(rule: Recurrence, start: datetime, end: datetime) -> list[datetime]:
     """Every start time ``t`` of ``rule`` with ``start <= t < end`` (aware datetimes)."""
-    found = []
+    found: list[datetime] = []
     day = start.astimezone(UTC).date()
     while True:
         at = _on(day, rule)

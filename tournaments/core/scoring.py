@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+Player = TypeVar("Player", int, str)
+"""A player's id: the entrant's id in the app, any name in a test."""
 
 ARENA_WIN = 2
 ARENA_LOSS = 0
@@ -61,20 +65,20 @@ def arena_score(results: Iterable[bool]) -> ArenaScore:
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(Generic[Player]):
     """One finished Swiss pairing: ``black`` None is a bye for ``white``; ``winner`` is
     one of the two players (a bye's winner is ``white``)."""
 
-    white: str
-    black: str | None
-    winner: str | None
+    white: Player
+    black: Player | None
+    winner: Player | None
 
 
 @dataclass
-class Row:
+class Row(Generic[Player]):
     """A player's line of the standings."""
 
-    player: str
+    player: Player
     points: float = 0
     wins: int = 0
     losses: int = 0
@@ -85,13 +89,15 @@ class Row:
 
 
 def swiss_standings(
-    players: Sequence[str], games: Iterable[Game], ratings: dict[str, float] | None = None
-) -> list[Row]:
+    players: Sequence[Player],
+    games: Iterable[Game[Player]],
+    ratings: dict[Player, float] | None = None,
+) -> list[Row[Player]]:
     """Ranked rows (rank 1 first) with ``tiebreaks`` = [Buchholz, Sonneborn-Berger]."""
     ratings = ratings or {}
     rows = {p: Row(player=p, rating=ratings.get(p, 0.0)) for p in players}
-    met: dict[str, list[str]] = {p: [] for p in players}
-    beaten: dict[str, list[str]] = {p: [] for p in players}
+    met: dict[Player, list[Player]] = {p: [] for p in players}
+    beaten: dict[Player, list[Player]] = {p: [] for p in players}
     for game in games:
         if game.black is None:
             row = rows[game.white]
@@ -114,7 +120,7 @@ def swiss_standings(
     return rank_rows(list(rows.values()))
 
 
-def rank_rows(rows: list[Row]) -> list[Row]:
+def rank_rows(rows: list[Row[Player]]) -> list[Row[Player]]:
     """Order by points, then each tiebreak, then rating (higher first), then name; ranks
     1..n (unique: the order decides)."""
     rows.sort(key=lambda r: (-r.points, *(-t for t in r.tiebreaks), -r.rating, r.player))
