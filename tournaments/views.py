@@ -64,16 +64,30 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     invite_url = (request.build_absolute_uri(_url(tournament))
                   if tournament.invite_token and (mine or request.user.is_staff) else None)
     ws_path = f"/ws/tournament/{tournament.pk}/" + (f"?token={token}" if token else "")
+    standings = selectors.standings_message(tournament)  # computed once per version
+    rounds = selectors.rounds(tournament) if tournament.format == Format.SWISS else []
     return render(request, "tournaments/detail.html", {
         "t": tournament, "token": token, "mine": mine, "invite_url": invite_url,
-        "standings": selectors.standings(tournament),
-        "rounds": selectors.rounds(tournament) if tournament.format == Format.SWISS else [],
-        "live": selectors.live_pairings(tournament),
+        "standings": standings["rows"], "live": standings["live"],
+        "rounds": rounds,
+        "current_pairings": selectors.round_pairings(tournament=tournament,
+                                                     number=rounds[0].number)
+        if rounds else [],
         "podium": selectors.podium(tournament),
         "config": {"wsPath": ws_path, "format": tournament.format,
                    "userName": request.user.username if request.user.is_authenticated
                    else None},
     })
+
+
+def tournament_round(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """One Swiss round's pairings, an HTML fragment (the page shows the current round
+    and fetches an earlier one when its section is opened)."""
+    tournament, _token = _visible(request, tournament_id)
+    pairings = selectors.round_pairings(tournament=tournament, number=number)
+    if not pairings:
+        raise Http404("No such round.")
+    return render(request, "tournaments/_pairings.html", {"pairings": pairings})
 
 
 def _act(request: HttpRequest, tournament_id: int, action, done: str) -> HttpResponse:

@@ -1,6 +1,8 @@
 // The tournament page, live: standings and live matches from /ws/tournament/<id>/
 // (docs/protocol.md, "Tournament socket"), and the "your match is ready" prompt
 // with a sound. Reconnects after a lost connection. Text is set with textContent.
+// A Swiss page lists the current round's pairings; an earlier round's are fetched
+// (an HTML fragment of the site's own template) when its section is opened.
 
 import { play } from "/static/games/sound.js";
 
@@ -83,6 +85,23 @@ function matchReady(message) {
   ready.hidden = false;
   play("turn");
   document.title = "▶ Your match is ready";
+}
+
+async function loadRound(details) {
+  const box = details.querySelector(".t-round__pairings");
+  if (details.dataset.loaded || !box) return;
+  details.dataset.loaded = "1";
+  const response = await fetch(details.dataset.roundUrl, { credentials: "same-origin" });
+  if (!response.ok) {
+    delete details.dataset.loaded;
+    return;
+  }
+  const fragment = document.createRange().createContextualFragment(await response.text());
+  box.replaceChildren(fragment);
+}
+
+for (const details of document.querySelectorAll("details[data-round-url]")) {
+  details.addEventListener("toggle", () => { if (details.open) loadRound(details); });
 }
 
 let delay = 500;
