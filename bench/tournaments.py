@@ -4,7 +4,8 @@
   match creation) at 500 entrants when all wait (the start) and when a few wait (the
   steady state); the time from a finished match to its players' next pairing;
 - Swiss 256 x 8: each round paired by the service (pure pairing time too);
-- the tournament page at 500 entrants (p50/p95 over requests with Django's client);
+- the tournament page at 500 entrants (p50/p95 over requests with Django's client),
+  and the first request after each new standings version (ranked again);
 - the standings fan-out: 500 open tournament sockets (in this process, the Redis
   channel layer), time from the publish to the last socket receiving it.
 
@@ -189,6 +190,21 @@ def bench_page(t, requests: int) -> None:
         assert response.status_code == 200
     print(f"  tournament page ({t.format}, {t.entrants.count()} entrants): "
           f"p50 {ms(statistics.median(times))}  p95 {ms(pct(times, 95))}  ({requests} requests)")
+    # Each request after a new standings version (a result, a pairing): the first
+    # reader ranks the entrants again; the worst case, every request the first.
+    from django.db.models import F
+
+    from tournaments.models import Tournament
+
+    cold = []
+    for _ in range(max(10, requests // 10)):
+        Tournament.objects.filter(pk=t.pk).update(standings_version=F("standings_version") + 1)
+        start = time.perf_counter()
+        response = client.get(url)
+        cold.append(time.perf_counter() - start)
+        assert response.status_code == 200
+    print(f"    first request after a new version: p50 {ms(statistics.median(cold))}  "
+          f"p95 {ms(pct(cold, 95))}  ({len(cold)} requests)")
 
 
 def bench_fanout(t, sockets: int) -> None:
