@@ -28,12 +28,14 @@ from . import broadcast, selectors
 CLOSE_NOT_FOUND = 4404
 
 
-def _opening(tournament_id: int, user: Any, token: str | None) -> dict | None:
+def _opening(tournament_id: int, user: Any, token: str | None) -> str | None:
+    """The current standings message's text (ranked once per version), or None if the
+    viewer may not see the tournament."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None or not selectors.can_view(tournament=tournament, user=user,
                                                     token=token):
         return None
-    return selectors.standings_message(tournament)
+    return selectors.standings_text(tournament)
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):
@@ -56,7 +58,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             self.groups_joined.append(broadcast.user_group(tournament_id, user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.send(text_data=json.dumps(opening))
+        await self.send(text_data=opening)
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:

@@ -21,7 +21,6 @@ from datetime import datetime
 from typing import Any
 
 from django.core.cache import cache
-
 from django.db.models import Count, F, Max, Q, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse

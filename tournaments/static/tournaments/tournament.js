@@ -23,6 +23,15 @@ function cell(text, cls) {
   return td;
 }
 
+// The viewer's row (the page's rows are the same for every viewer).
+function markMe() {
+  if (!config.userName) return;
+  for (const tr of body.querySelectorAll("tr[data-player]")) {
+    tr.classList.toggle("t-me", tr.dataset.player === config.userName);
+  }
+}
+markMe();
+
 function fmt(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -32,7 +41,7 @@ function renderStandings(message) {
   lastVersion = message.version;
   const rows = message.rows.map((r) => {
     const tr = document.createElement("tr");
-    if (r.player === config.userName) tr.className = "t-me";
+    tr.dataset.player = r.player;
     tr.append(cell(String(r.rank)));
     const name = cell(r.player);
     if (r.fire) {
@@ -53,6 +62,7 @@ function renderStandings(message) {
     return tr;
   });
   body.replaceChildren(...rows);
+  markMe();
   const items = message.live.map((m) => {
     const li = document.createElement("li");
     const a = document.createElement("a");
