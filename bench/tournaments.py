@@ -317,6 +317,9 @@ def main() -> None:
     from games.analysis import hooks as analysis_hooks
 
     analysis_hooks.hand_finished = lambda hand_id: None  # not part of this benchmark
+    from django.core.cache import cache
+
+    cache.get("bench-warm-up")  # a worker's cache connection is open (the first: ~1 s)
     prefix = f"b{int(time.time()) % 100000}x"
     arena = bench_arena(prefix, args.entrants)
     print("Pages")
