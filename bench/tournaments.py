@@ -4,9 +4,11 @@
   match creation) at 500 entrants when all wait (the start) and when a few wait (the
   steady state); the time from a finished match to its players' next pairing;
 - Swiss 256 x 8: each round paired by the service (pure pairing time too);
-- the tournament page at 500 entrants (p50/p95 over requests with Django's client);
+- the tournament page at 500 entrants (p50/p95 over requests with Django's client),
+  and the first request after each new standings version (ranked again);
 - the standings fan-out: 500 open tournament sockets (in this process, the Redis
-  channel layer), time from the publish to the last socket receiving it.
+  channel layer), time from the publish to the last socket receiving it; then the
+  same over real WebSockets to 1 and 2 daphne processes of bench/stack.py.
 
     DATABASE_URL=postgres://.../gin_bench REDIS_URL=redis://.../N \\
         nice -n 19 .venv/bin/python bench/tournaments.py [--entrants 500] [--swiss 256]
@@ -28,12 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.stats import percentile  # noqa: E402  (the repository root is on the path now)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 def ms(seconds: float) -> str:
@@ -78,7 +77,7 @@ def resign_all(t, round_number=None) -> None:
         match_resign(match=p.match, user=p.seat1.user)
 
 
-def bench_arena(prefix: str, n: int) -> None:
+def bench_arena(prefix: str, n: int):
     from django.utils import timezone
 
     from games.services import match_resign
@@ -143,7 +142,7 @@ def bench_arena(prefix: str, n: int) -> None:
     return t
 
 
-def bench_swiss(prefix: str, n: int, rounds: int) -> None:
+def bench_swiss(prefix: str, n: int, rounds: int):
     from tournaments import services, tasks
     from tournaments.core.pairing import SwissPlayer, swiss_pairs
     from tournaments.models import Entrant, Pairing
@@ -188,7 +187,23 @@ def bench_page(t, requests: int) -> None:
         times.append(time.perf_counter() - start)
         assert response.status_code == 200
     print(f"  tournament page ({t.format}, {t.entrants.count()} entrants): "
-          f"p50 {ms(statistics.median(times))}  p95 {ms(pct(times, 95))}  ({requests} requests)")
+          f"p50 {ms(statistics.median(times))}  p95 {ms(percentile(times, 95))}"
+          f"  ({requests} requests)")
+    # Each request after a new standings version (a result, a pairing): the first
+    # reader ranks the entrants again; the worst case, every request the first.
+    from django.db.models import F
+
+    from tournaments.models import Tournament
+
+    cold = []
+    for _ in range(max(10, requests // 10)):
+        Tournament.objects.filter(pk=t.pk).update(standings_version=F("standings_version") + 1)
+        start = time.perf_counter()
+        response = client.get(url)
+        cold.append(time.perf_counter() - start)
+        assert response.status_code == 200
+    print(f"    first request after a new version: p50 {ms(statistics.median(cold))}  "
+          f"p95 {ms(percentile(cold, 95))}  ({len(cold)} requests)")
 
 
 def bench_fanout(t, sockets: int) -> None:
@@ -218,12 +233,60 @@ def bench_fanout(t, sockets: int) -> None:
             sent = time.perf_counter() - start
             await asyncio.gather(*(c.receive_json_from(timeout=30) for c in clients))
             took = time.perf_counter() - start
-            print(f"  fan-out to {sockets} sockets, try {attempt + 1}: last socket after "
+            print(f"  in-process sockets, try {attempt + 1}: last of {sockets} after "
                   f"{ms(took)} (publish call incl. building the message {ms(sent)})")
         for c in clients:
             await c.disconnect()
 
     asyncio.run(run())
+
+
+def bench_fanout_stack(t, sockets: int, processes: int, database: str, redis_db: int) -> None:
+    """The same fan-out to real WebSockets: ``processes`` daphne processes of the
+    production stack (bench/stack.py, the Redis channel layer) hold the sockets, spread
+    over them as a load balancer would; the clients (the ``websockets`` package) run
+    here, in other processes than the server's."""
+    import json
+
+    from django.db.models import F
+    from websockets.asyncio.client import connect
+
+    from bench.stack import Stack
+    from tournaments import broadcast
+    from tournaments.models import Tournament
+
+    async def run(ports: list[int]) -> None:
+        clients = []
+        for i in range(sockets):
+            port = ports[i % len(ports)]
+            ws = await connect(f"ws://127.0.0.1:{port}/ws/tournament/{t.pk}/",
+                               origin=f"http://127.0.0.1:{port}", open_timeout=60,
+                               max_size=2**22)
+            json.loads(await asyncio.wait_for(ws.recv(), 60))  # the opening standings
+            clients.append(ws)
+
+        async def until(ws, version: int) -> None:
+            while json.loads(await ws.recv()).get("version", -1) < version:
+                pass
+
+        for attempt in range(3):
+            version = await asyncio.to_thread(lambda: (
+                Tournament.objects.filter(pk=t.pk).update(
+                    standings_version=F("standings_version") + 1),
+                Tournament.objects.get(pk=t.pk).standings_version)[1])
+            start = time.perf_counter()
+            await asyncio.to_thread(broadcast.publish, t.pk)
+            sent = time.perf_counter() - start
+            await asyncio.wait_for(asyncio.gather(*(until(ws, version) for ws in clients)), 60)
+            took = time.perf_counter() - start
+            print(f"  real sockets, {processes} daphne process(es), try {attempt + 1}: last of "
+                  f"{sockets} after {ms(took)} (publish call {ms(sent)})", flush=True)
+        for ws in clients:
+            await ws.close()
+
+    with Stack(asgi=processes, database=database, redis_db=redis_db, worker=False,
+               beat=False) as stack:
+        asyncio.run(run(stack.ports))
 
 
 def main() -> None:
@@ -233,7 +296,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--requests", type=int, default=200)
     parser.add_argument("--sockets", type=int, default=500)
+    parser.add_argument("--stack-processes", type=int, nargs="*", default=[1, 2],
+                        help="daphne processes for the real-socket fan-out (none: skip)")
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
     import django
 
     django.setup()
@@ -249,6 +315,9 @@ def main() -> None:
     from games.analysis import hooks as analysis_hooks
 
     analysis_hooks.hand_finished = lambda hand_id: None  # not part of this benchmark
+    from django.core.cache import cache
+
+    cache.get("bench-warm-up")  # a worker's cache connection is open (the first: ~1 s)
     prefix = f"b{int(time.time()) % 100000}x"
     arena = bench_arena(prefix, args.entrants)
     print("Pages")
@@ -257,6 +326,12 @@ def main() -> None:
     bench_page(swiss, args.requests)
     print("Fan-out")
     bench_fanout(arena, args.sockets)
+    from django.db import connection
+
+    database = connection.settings_dict["NAME"]
+    redis_db = int(settings.REDIS_URL.rstrip("/").rsplit("/", 1)[1] or 0)
+    for processes in args.stack_processes:
+        bench_fanout_stack(arena, args.sockets, processes, database, redis_db)
 
 
 if __name__ == "__main__":

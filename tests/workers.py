@@ -9,6 +9,10 @@ database is dropped.
 
 - ``live_celery_worker``: ``celery -A ginsite worker -P solo``; the broker queue is
   purged first so tasks left by earlier tests never run.
+- ``CeleryBeat``: ``celery -A ginsite beat`` with the settings' scheduler
+  (django-celery-beat's ``DatabaseScheduler``: ``settings.CELERY_BEAT_SCHEDULE`` synced
+  into the admin's PeriodicTask table), started by the tests that need beat (it sends
+  the whole schedule to the worker while it runs).
 - ``live_asgi_server``: ``daphne ginsite.asgi:application`` on a free port;
   ``.url`` (``http://127.0.0.1:PORT``), ``.ws_url``, ``.restart()`` (same port:
   clients reconnect as after a real restart).
@@ -147,6 +151,23 @@ class CeleryWorker(_Process):
         self.start()
 
 
+class CeleryBeat(_Process):
+    def __init__(self) -> None:
+        super().__init__(
+            "celery-beat",
+            [sys.executable, "-m", "celery", "-A", "ginsite", "beat", "--loglevel=INFO",
+             "--pidfile="],
+        )
+
+    def __enter__(self) -> CeleryBeat:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        self.remove_log()
+
+
 class AsgiServer(_Process):
     def __init__(self) -> None:
         self.port = free_port()
@@ -204,4 +225,4 @@ def live_asgi_server(django_db_setup: None) -> Iterator[AsgiServer]:
         server.remove_log()
 
 
-__all__ = ["AsgiServer", "CeleryWorker", "live_asgi_server", "live_celery_worker"]
+__all__ = ["AsgiServer", "CeleryBeat", "CeleryWorker", "live_asgi_server", "live_celery_worker"]

@@ -5,7 +5,8 @@ Groups (tournaments/consumers.py joins them; docs/protocol.md, "Tournament socke
   message (ranks, points, streaks, live matches: nothing about anyone's cards).
 - ``tournament-<id>-user-<user id>``: one player's sockets there; ``match_ready``.
 
-Each message is serialised once, here: the event carries its JSON text
+Each message is serialised once, here (the standings of each version once for
+every reader: tournaments/selectors.py): the event carries its JSON text
 (``{"type": "tournament.message", "text": ...}``) and every socket sends that text
 as it is (a standings message of 100 rows is ~10 KB; 500 sockets would otherwise
 serialise it 500 times, and the channel layer pack it 500 times).
@@ -40,7 +41,12 @@ def user_group(tournament_id: int, user_id: int) -> str:
 
 def event(message: dict[str, Any]) -> dict[str, str]:
     """The channel-layer event of a socket message, serialised once."""
-    return {"type": "tournament.message", "text": json.dumps(message)}
+    return text_event(json.dumps(message))
+
+
+def text_event(text: str) -> dict[str, str]:
+    """The channel-layer event of a socket message already serialised."""
+    return {"type": "tournament.message", "text": text}
 
 
 def standings_on_commit(tournament_id: int) -> None:
@@ -58,8 +64,8 @@ def publish(tournament_id: int, *, now: datetime | None = None) -> bool:
     if not claim.update(published_version=F("standings_version"), published_at=now):
         return False
     tournament = Tournament.objects.get(pk=tournament_id)
-    message = selectors.standings_message(tournament)
-    games_broadcast.group_send([(group(tournament_id), event(message))])
+    text = selectors.standings_text(tournament)  # ranked once per version
+    games_broadcast.group_send([(group(tournament_id), text_event(text))])
     return True
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -33,14 +33,14 @@ if TYPE_CHECKING:
 CLOSE_NOT_FOUND = 4404
 
 
-def _opening(
-    tournament_id: int, user: User | AnonymousUser, token: str | None
-) -> dict[str, Any] | None:
+def _opening(tournament_id: int, user: User | AnonymousUser, token: str | None) -> str | None:
+    """The current standings message's text (ranked once per version), or None if the
+    viewer may not see the tournament."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None or not selectors.can_view(tournament=tournament, user=user,
                                                     token=token):
         return None
-    return selectors.standings_message(tournament)
+    return selectors.standings_text(tournament)
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):
@@ -63,7 +63,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             self.groups_joined.append(broadcast.user_group(tournament_id, user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.send(text_data=json.dumps(opening))
+        await self.send(text_data=opening)
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:

@@ -1,13 +1,26 @@
 """Reads of the tournaments app: lists, standings, pairings, the player's own match,
 the Watch page's live matches and a profile's results. Nothing here shows a card:
-matches are listed by id, players and scores only."""
+matches are listed by id, players and scores only.
+
+The standings message (ranks, points, streaks, live matches) is computed once per
+``standings_version`` of a tournament (every write that changes it bumps the version,
+tournaments/services.py): its JSON text is kept in the shared cache under the
+tournament's id, creation time and version, and in a small memo of this process, so
+the page, every socket's opening message and the broadcast read the same text
+instead of ranking the entrants again for each request and socket. A version is
+read before the rows it describes, so a cached text is never older than its version.
+"""
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, Q, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -138,8 +151,7 @@ def live_pairings(tournament: Tournament) -> list[dict[str, Any]]:
             for r in rows[:50]]
 
 
-def standings_message(tournament: Tournament) -> dict[str, Any]:
-    """The socket's ``standings`` message (docs/protocol.md, "Tournament socket")."""
+def _standings_message(tournament: Tournament) -> dict[str, Any]:
     return {
         "type": "standings",
         "version": tournament.standings_version,
@@ -156,17 +168,90 @@ def standings_message(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def rounds(tournament: Tournament) -> list[dict[str, Any]]:
-    """Swiss pairings per round, newest round first."""
-    pairings = (Pairing.objects.filter(tournament=tournament, round__isnull=False)
-                .select_related("seat0__user", "seat1__user", "winner").order_by("round", "pk"))
-    by_round: dict[int, list[Pairing]] = {}
-    for p in pairings:
-        if p.round is not None:  # always, by the query: the type cannot know it
-            by_round.setdefault(p.round, []).append(p)
-    deadlines = dict(Round.objects.filter(tournament=tournament).values_list("number", "deadline"))
-    return [{"number": n, "deadline": deadlines.get(n), "pairings": by_round[n]}
-            for n in sorted(by_round, reverse=True)]
+#: How long the shared cache keeps a version's text (a newer version replaces it
+#: in use at once; this only bounds the memory of old ones).
+STANDINGS_CACHE_SECONDS = 6 * 3600
+#: Versions kept in this process's memo (a few live tournaments' current texts).
+STANDINGS_MEMO_SIZE = 64
+_memo: OrderedDict[str, tuple[str, dict[str, Any]]] = OrderedDict()
+_memo_lock = threading.Lock()
+
+
+def _standings_key(tournament: Tournament) -> str:
+    # The creation time as well as the id: a fresh database (tests) reuses ids.
+    return (f"tournament-standings:{tournament.pk}:{tournament.created_at.timestamp():.6f}"
+            f":{tournament.standings_version}")
+
+
+def _standings_cached(tournament: Tournament) -> tuple[str, dict[str, Any]]:
+    key = _standings_key(tournament)
+    with _memo_lock:
+        found = _memo.get(key)
+        if found is not None:
+            _memo.move_to_end(key)
+            return found
+    text = cache.get(key)
+    if isinstance(text, str):
+        message = json.loads(text)
+    else:
+        message = _standings_message(tournament)
+        text = json.dumps(message)
+        cache.set(key, text, STANDINGS_CACHE_SECONDS)
+    with _memo_lock:
+        _memo[key] = (text, message)
+        while len(_memo) > STANDINGS_MEMO_SIZE:
+            _memo.popitem(last=False)
+    return text, message
+
+
+def standings_text(tournament: Tournament) -> str:
+    """The socket's ``standings`` message of the tournament's current version as JSON
+    text (docs/protocol.md, "Tournament socket"), computed once per version."""
+    return _standings_cached(tournament)[0]
+
+
+def standings_message(tournament: Tournament) -> dict[str, Any]:
+    """The same message as a dict (shared: do not modify it)."""
+    return _standings_cached(tournament)[1]
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One line of a Swiss round: the two names (``seat1`` None: a bye), the winning
+    seat (0, 1 or None while in play) and the match to watch."""
+
+    seat0: str
+    seat1: str | None
+    winner: int | None
+    finished: bool
+    match_id: int | None
+
+
+@dataclass(frozen=True)
+class RoundInfo:
+    number: int
+    deadline: datetime
+    finished: bool
+
+
+def rounds(tournament: Tournament) -> list[RoundInfo]:
+    """The Swiss rounds started so far, newest first (numbers and deadlines only: the
+    page lists the pairings of the current round and fetches the others on demand)."""
+    return [RoundInfo(number=n, deadline=deadline, finished=finished_at is not None)
+            for n, deadline, finished_at in Round.objects.filter(tournament=tournament)
+            .order_by("-number").values_list("number", "deadline", "finished_at")]
+
+
+def round_pairings(*, tournament: Tournament, number: int) -> list[PairingRow]:
+    """The pairings of one Swiss round, in the order they were made."""
+    rows = (Pairing.objects.filter(tournament=tournament, round=number).order_by("pk")
+            .values_list("seat0_id", "seat1_id", "winner_id", "finished", "match_id",
+                         "seat0__user__username", "seat1__user__username"))
+    return [
+        PairingRow(seat0=name0, seat1=name1, finished=finished, match_id=match_id,
+                   winner=None if winner is None else (0 if winner == s0 else 1))
+        for s0, _s1, winner, finished, match_id, name0, name1 in rows
+    ]
 
 
 def my_entry(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str, Any] | None:
@@ -183,10 +268,12 @@ def my_entry(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str,
     return {"entrant": entrant, "match_id": current}
 
 
-def podium(tournament: Tournament) -> list[Standing]:
+def podium(tournament: Tournament) -> list[dict[str, Any]]:
+    """The first three rows of a finished tournament's standings (the cached message's)."""
     if tournament.status != Tournament.Status.FINISHED:
         return []
-    return standings(tournament, limit=3)
+    rows: list[dict[str, Any]] = standings_message(tournament)["rows"]
+    return rows[:3]
 
 
 def audit_trail(tournament: Tournament) -> list[TournamentEvent]:

@@ -20,8 +20,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Field, Q
 from django.utils import timezone
 
 from games.engine import RuleSet
@@ -414,12 +414,35 @@ def _start_pairings(t: Tournament, pairs: list[tuple[Entrant, Entrant]],
         for me, other in ((a, b), (b, a)):
             me.waiting_since = None
             me.last_opponent = other
-    Entrant.objects.bulk_update([e for pair in seated for e in pair],
-                                ["waiting_since", "last_opponent"])
+    _mark_paired({me.pk: other.pk for a, b in seated for me, other in ((a, b), (b, a))})
     broadcast.matches_ready_on_commit(t.pk, [
         ([a.user_id, b.user_id], match.pk) for (a, b), match in zip(seated, matches, strict=True)
     ])
     return pairings
+
+
+def _mark_paired(opponents: dict[int, int]) -> None:
+    """Each paired entrant (id -> its opponent's id) stops waiting and remembers its
+    opponent, in one UPDATE with a plain SQL ``CASE`` (PostgreSQL and SQLite alike):
+    ``bulk_update`` builds a Django expression per row, 0.8 s of CPU for the 500
+    entrants of an arena's start."""
+    if not opponents:
+        return
+    table = connection.ops.quote_name(Entrant._meta.db_table)
+    pk, waiting, last = (_column(name) for name in ("id", "waiting_since", "last_opponent"))
+    cases = " ".join(["WHEN %s THEN %s"] * len(opponents))
+    ids = ", ".join(["%s"] * len(opponents))
+    params: list[int] = [value for pair in opponents.items() for value in pair]
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {waiting} = NULL, {last} = CASE {pk} {cases} END "
+                       f"WHERE {pk} IN ({ids})", [*params, *opponents])
+
+
+def _column(name: str) -> str:
+    """The quoted column of one of Entrant's concrete fields."""
+    field = Entrant._meta.get_field(name)
+    assert isinstance(field, Field) and field.column  # concrete, by the names above
+    return connection.ops.quote_name(field.column)
 
 
 def _swiss_next_round(t: Tournament, now: datetime) -> Round | None:

@@ -10,13 +10,11 @@ called by games/services/play.py inside the transaction that starts or ends a ma
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 
+from games import broadcast
 from games.models import Match, Seat
 
 
@@ -29,22 +27,14 @@ def send_on_commit(user_ids: list[int], event: dict[str, Any]) -> None:
 
 
 def _send_all_on_commit(events: list[tuple[list[int], dict[str, Any]]]) -> None:
-    """After commit, each ``(user ids, event)``, all in one trip to the event loop."""
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-
-        async def send_all() -> None:
-            await asyncio.gather(*(
-                layer.group_send(events_group(user_id), {"type": "api.event", "event": event})
-                for user_ids, event in events for user_id in user_ids
-            ))
-
-        async_to_sync(send_all)()
-
-    transaction.on_commit(send, robust=True)
+    """After commit, each ``(user ids, event)``, all in one trip to the process's
+    publishing loop (games.broadcast.group_send), one send after another: a round of a
+    tournament starts hundreds of matches, and sends all in flight at once took more
+    Redis connections than the layer's pool has (the ones past it were lost)."""
+    sends = [(events_group(user_id), {"type": "api.event", "event": event})
+             for user_ids, event in events for user_id in user_ids]
+    if sends:
+        transaction.on_commit(lambda: broadcast.group_send(sends), robust=True)
 
 
 def challenge_json(challenge: Any) -> dict[str, Any]:

@@ -1,8 +1,16 @@
-"""A tournament in real Chromium against the running site (daphne, the Celery worker):
-two players join an arena from its page, are paired when it starts (the prompt
-appears without a reload), play and finish their match at the table, and every open
-tournament page shows the new standings live; a spectator finds the match on the
-Watch page and watches it in the spectator view, never seeing a concealed card."""
+"""Tournaments in real Chromium against the running site (daphne, the Celery worker):
+
+- two players join an arena from its page, are paired when it starts (the prompt
+  appears without a reload), play and finish their match at the table, and every open
+  tournament page shows the new standings live; a spectator finds the match on the
+  Watch page and watches it in the spectator view, never seeing a concealed card;
+- from the admin schedule: staff add a daily arena in the admin, and a real
+  ``celery beat`` (the settings' schedule, as django-celery-beat keeps it) creates the
+  instance, starts it and pairs its two players, and pairs them again after their
+  match, with nobody running a task by hand;
+- from a player's creation: a player creates a Swiss on the list page, another joins,
+  beat's tick starts it, and the result finishes it on both pages live.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +24,15 @@ from django.utils import timezone
 from games.engine import HandState
 from games.models import Hand
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, off_the_event_loop, sign_in
+from tests.workers import CeleryBeat
 from tournaments import services
+from tournaments.models import Tournament
+
+#: A tournament created to start at the next whole minute at least this far ahead
+#: (schedules and the creation form count in minutes) leaves the players time to join.
+JOIN_LEAD = timedelta(seconds=40)
+#: Up to a minute and a half until that start, then beat's next tick (every 2 s).
+START_TIMEOUT_MS = 150_000
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -107,4 +123,146 @@ def test_two_players_play_an_arena_with_live_standings_and_a_spectator(
         assert page.evaluate("window.__noReload === true"), f"{name}'s page reloaded"
     pages["sam"].screenshot(path=str(SCREENSHOTS / "tournament-standings.png"), full_page=True)
     for page in [*pages.values(), *tables.values(), watcher]:
+        assert page.js_errors == []
+
+
+def _reload_until(page: Any, selector: str, timeout: float = 60.0) -> None:
+    """Reload ``page`` until ``selector`` is on it (a list page that is not live)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while page.locator(selector).count() == 0:
+        assert time.monotonic() < deadline, f"{selector} never appeared on {page.url}"
+        page.wait_for_timeout(500)
+        page.reload()
+
+
+def _beat_due_for_schedules() -> None:
+    """The state of a site that has run for a while: beat last created the schedules'
+    instances ten minutes ago (its ``tournaments-schedules`` entry, every 600 s), so
+    it runs that entry as soon as it starts, not ten minutes later."""
+    from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+    every, _ = IntervalSchedule.objects.get_or_create(every=600,
+                                                      period=IntervalSchedule.SECONDS)
+    PeriodicTask.objects.update_or_create(
+        name="tournaments-schedules",
+        defaults={"task": "tournaments.schedules", "interval": every,
+                  "last_run_at": timezone.now() - timedelta(minutes=11)})
+
+
+def _resign_at_the_table(page: Any, site: Any, name: str, href: str) -> None:
+    page.goto(f"{site.url}{href}")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    page.click("[data-resign]")
+    page.click("#resign-dialog button[value=resign]")
+    page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+
+
+def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) -> None:
+    get_user_model().objects.create_user(username="staffer", email="staffer@example.com",
+                                         password=PASSWORD, is_staff=True, is_superuser=True)
+    for name in ("alice", "bob"):
+        _player(name)
+    start = (timezone.now() + JOIN_LEAD).replace(second=0, microsecond=0) \
+        + timedelta(minutes=1)
+
+    # Staff add the recurring event in the admin: every day at that time (UTC).
+    admin = new_page()
+    sign_in(admin, site.url, "staffer")
+    admin.goto(f"{site.url}/admin/tournaments/tournamentschedule/add/")
+    admin.fill("#id_name", "Daily Staff Arena")
+    admin.select_option("#id_format", "arena")
+    admin.select_option("#id_kind", "daily")
+    admin.fill("#id_hour", str(start.hour))
+    admin.fill("#id_minute", str(start.minute))
+    admin.fill("#id_duration_minutes", "30")
+    admin.fill("#id_create_ahead_hours", "1")
+    admin.click("input[name=_save]")
+    admin.locator(".messagelist .success").wait_for()
+    assert not Tournament.objects.exists()
+
+    off_the_event_loop(_beat_due_for_schedules)
+    with CeleryBeat():
+        pages = {}
+        for name in ("alice", "bob"):
+            page = new_page()
+            sign_in(page, site.url, name)
+            page.goto(f"{site.url}/tournaments/")
+            _reload_until(page, "text=Daily Staff Arena")  # beat created it
+            page.click("text=Daily Staff Arena")
+            page.click("#join-button")
+            page.locator("text=You are in").first.wait_for()
+            page.evaluate("window.__noReload = true")
+            page.locator("#t-socket[data-on='1']").wait_for()
+            pages[name] = page
+        arena = Tournament.objects.get()
+        assert (arena.schedule.name, arena.starts_at, arena.status) == (
+            "Daily Staff Arena", start, "scheduled")
+
+        # Beat's tick starts the arena at its time and pairs the two: the prompts appear.
+        hrefs = {}
+        for name, page in pages.items():
+            page.locator("#match-ready").wait_for(state="visible", timeout=START_TIMEOUT_MS)
+            hrefs[name] = page.locator("#match-ready-link").get_attribute("href")
+        assert hrefs["alice"] == hrefs["bob"]
+        table = new_page()
+        sign_in(table, site.url, "alice")
+        _resign_at_the_table(table, site, "alice", hrefs["alice"])
+        for page in pages.values():
+            page.wait_for_function(
+                "document.querySelector('#standings-body tr td:nth-child(2)')"
+                ".textContent.startsWith('bob')"
+                " && document.querySelector('#standings-body tr td:nth-child(3)')"
+                ".textContent === '2'")
+        # Both are back in the pool and, with nobody else waiting, paired again (the
+        # match's end queues the pairing task; beat's tick would otherwise).
+        for page in pages.values():
+            page.wait_for_function(
+                f"document.getElementById('match-ready-link').getAttribute('href')"
+                f" !== {hrefs['alice']!r}", timeout=30_000)
+            assert page.evaluate("window.__noReload === true")
+    for page in [admin, *pages.values(), table]:
+        assert page.js_errors == []
+
+
+def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: Any) -> None:
+    for name in ("alice", "bob"):
+        _player(name)
+    with CeleryBeat():
+        alice = new_page()
+        sign_in(alice, site.url, "alice")
+        alice.goto(f"{site.url}/tournaments/")
+        alice.fill("#id_name", "Alice's Swiss")
+        alice.select_option("#id_format", "swiss")
+        alice.fill("#id_starts_in", "1")
+        alice.fill("#id_rounds", "1")
+        alice.click("text=Create and join")
+        alice.locator("text=You are in").first.wait_for()
+        bob = new_page()
+        sign_in(bob, site.url, "bob")
+        bob.goto(f"{site.url}/tournaments/")
+        bob.click("text=Alice's Swiss")
+        bob.click("#join-button")
+        bob.locator("text=You are in").first.wait_for()
+        pages = {"alice": alice, "bob": bob}
+        for page in pages.values():
+            page.evaluate("window.__noReload = true")
+            page.locator("#t-socket[data-on='1']").wait_for()
+        for page in pages.values():  # beat's tick starts round 1 at the start time
+            page.locator("#match-ready").wait_for(state="visible", timeout=START_TIMEOUT_MS)
+        href = bob.locator("#match-ready-link").get_attribute("href")
+        table = new_page()
+        sign_in(table, site.url, "bob")
+        _resign_at_the_table(table, site, "bob", href)
+        for page in pages.values():  # the last match of the last round ended
+            page.locator("#t-status", has_text="Finished").wait_for()
+            assert page.evaluate("window.__noReload === true")
+    alice.reload()
+    podium = alice.locator(".t-podium__place--1")
+    assert "alice" in podium.inner_text()
+    assert "1–0" in alice.locator(".t-pairings").inner_text() or \
+        "0–1" in alice.locator(".t-pairings").inner_text()
+    alice.screenshot(path=str(SCREENSHOTS / "tournament-swiss-podium.png"), full_page=True)
+    for page in [alice, bob, table]:
         assert page.js_errors == []

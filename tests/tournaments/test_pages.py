@@ -175,3 +175,69 @@ async def test_the_socket_sends_standings_after_a_result_and_match_ready_without
         await watcher.disconnect()
     finally:
         await database_sync_to_async(connections.close_all)()
+
+
+def _ranking_reads(queries) -> int:
+    """Statements that read the entrants' points (the ranking of the standings)."""
+    return sum('"tournaments_entrant"."points"' in q["sql"] for q in queries.captured_queries)
+
+
+@pytest.mark.django_db
+def test_standings_are_ranked_once_per_version_and_a_result_shows_at_once(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments import selectors
+
+    ann, bob = create_user("ann"), create_user("bob")
+    t = _live_arena([ann, bob], duration_minutes=30)
+    url = reverse("tournaments:detail", args=[t.pk])
+    assert client.get(url).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        for _ in range(3):
+            assert client.get(url).status_code == 200
+        opening = selectors.standings_text(Tournament.objects.get(pk=t.pk))
+    assert _ranking_reads(again) == 0, "the same version is not ranked again"
+    assert '"points": 0' in opening
+    pairing = Pairing.objects.select_related("match").get(tournament=t)
+    match_resign(match=pairing.match, user=bob)
+    page = client.get(url).content.decode()
+    row = re.search(r'<tbody id="standings-body">\s*<tr[^>]*><td>1</td><td>(\w+)</td>'
+                    r"<td>(\d+)</td>", page)
+    assert row and row.groups() == ("ann", "2")  # the new version, not the cached one
+
+
+@pytest.mark.django_db
+def test_a_swiss_page_lists_the_current_round_and_fetches_earlier_ones_on_demand(client):
+    players = [create_user(f"p{i}") for i in range(6)]
+    now = timezone.now()
+    t = services.tournament_create(user=None, staff=True, name="Club Swiss", format="swiss",
+                                   starts_at=now, rounds=3, public=False)
+    for user in players:
+        services.tournament_join(tournament=t, user=user, token=t.invite_token, now=now)
+    services.tournament_progress(tournament_id=t.pk, now=now)
+    round1 = list(Pairing.objects.filter(tournament=t, round=1).select_related(
+        "match", "seat0__user", "seat1__user"))
+    for pairing in round1:
+        match_resign(match=pairing.match, user=pairing.seat1.user)
+    assert services.tournament_progress(tournament_id=t.pk) == "round 2"
+    round2 = list(Pairing.objects.filter(tournament=t, round=2).select_related(
+        "seat0__user", "seat1__user"))
+    client.force_login(players[0])
+    detail = reverse("tournaments:detail", args=[t.pk])
+    page = client.get(f"{detail}?invite={t.invite_token}").content.decode()
+    pairings = page[page.index('id="rounds-title"'):]
+    for p in round2:  # in play: each with its match to watch
+        assert f"{p.seat0.user.username}</span> – <span>{p.seat1.user.username}" in pairings
+        assert reverse("games:table", args=[p.match_id]) in pairings
+    round_url = reverse("tournaments:round", args=[t.pk, 1])
+    assert "1–0" not in pairings and f'data-round-url="{round_url}?invite=' in pairings
+    earlier = client.get(f"{round_url}?invite={t.invite_token}")
+    assert earlier.status_code == 200
+    for p in round1:  # seat 1 resigned: seat 0 won
+        assert (f'<span class="t-won">{p.seat0.user.username}</span> – '
+                f"<span>{p.seat1.user.username}</span>") in earlier.content.decode()
+    assert earlier.content.decode().count("1–0") == 3
+    client.logout()
+    assert client.get(round_url).status_code == 404  # private: the invite is needed
+    assert client.get(reverse("tournaments:round", args=[t.pk, 7])).status_code == 404

@@ -1,6 +1,8 @@
 // The tournament page, live: standings and live matches from /ws/tournament/<id>/
 // (docs/protocol.md, "Tournament socket"), and the "your match is ready" prompt
 // with a sound. Reconnects after a lost connection. Text is set with textContent.
+// A Swiss page lists the current round's pairings; an earlier round's are fetched
+// (an HTML fragment of the site's own template) when its section is opened.
 
 import { play } from "/static/games/sound.js";
 
@@ -21,6 +23,15 @@ function cell(text, cls) {
   return td;
 }
 
+// The viewer's row (the page's rows are the same for every viewer).
+function markMe() {
+  if (!config.userName) return;
+  for (const tr of body.querySelectorAll("tr[data-player]")) {
+    tr.classList.toggle("t-me", tr.dataset.player === config.userName);
+  }
+}
+markMe();
+
 function fmt(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -30,7 +41,7 @@ function renderStandings(message) {
   lastVersion = message.version;
   const rows = message.rows.map((r) => {
     const tr = document.createElement("tr");
-    if (r.player === config.userName) tr.className = "t-me";
+    tr.dataset.player = r.player;
     tr.append(cell(String(r.rank)));
     const name = cell(r.player);
     if (r.fire) {
@@ -51,6 +62,7 @@ function renderStandings(message) {
     return tr;
   });
   body.replaceChildren(...rows);
+  markMe();
   const items = message.live.map((m) => {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -83,6 +95,23 @@ function matchReady(message) {
   ready.hidden = false;
   play("turn");
   document.title = "▶ Your match is ready";
+}
+
+async function loadRound(details) {
+  const box = details.querySelector(".t-round__pairings");
+  if (details.dataset.loaded || !box) return;
+  details.dataset.loaded = "1";
+  const response = await fetch(details.dataset.roundUrl, { credentials: "same-origin" });
+  if (!response.ok) {
+    delete details.dataset.loaded;
+    return;
+  }
+  const fragment = document.createRange().createContextualFragment(await response.text());
+  box.replaceChildren(fragment);
+}
+
+for (const details of document.querySelectorAll("details[data-round-url]")) {
+  details.addEventListener("toggle", () => { if (details.open) loadRound(details); });
 }
 
 let delay = 500;
