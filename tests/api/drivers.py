@@ -19,7 +19,7 @@ class Script:
     """How the scripted people play one match."""
 
     bare_knocks: float = 0.5  # share of knocks sent as {"type": "knock"} (server picks)
-    timeouts: float = 0.0  # share of turns left to the clock
+    timeout_every: int = 0  # every n-th turn of a person is left to the clock (0: none)
     resign_after: int | None = None  # moves after which seat 0's person resigns
 
 
@@ -43,6 +43,7 @@ def scripted_action(state: HandState, rng: random.Random, script: Script) -> dic
 def play_match(match: Match, rng: random.Random, script: Script = Script(),
                max_moves: int = 4000) -> Match:
     """Play ``match`` to its end through the services; returns it refreshed."""
+    person_turns = 0
     for count in range(max_moves):
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
@@ -55,7 +56,10 @@ def play_match(match: Match, rng: random.Random, script: Script = Script(),
             person = Seat.objects.filter(match=match, bot_level="").order_by("index").first()
             services.match_resign(match=match, user=person.user)
             continue
-        if match.turn_deadline is not None and rng.random() < script.timeouts:
+        person_turns += 1
+        if match.turn_deadline is not None and script.timeout_every and (
+            person_turns % script.timeout_every == 0
+        ):
             assert services.clock_expire(
                 match_id=match.pk, expected_version=match.version,
                 now=match.turn_deadline + timedelta(seconds=1),

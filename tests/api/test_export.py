@@ -35,9 +35,9 @@ PLAYS = [
     *[("computer", v, Script()) for v in ("default", "straight", "oklahoma", "time_freedom")],
     ("computer", "default", Script(bare_knocks=1.0)),
     ("computer", "oklahoma", Script(bare_knocks=1.0)),
-    ("people", "default", Script(timeouts=0.15)),
-    ("computer", "default", Script(timeouts=0.2)),
-    ("people", "default", Script(timeouts=0.6)),  # three in a row: abandonment
+    ("people", "default", Script(timeout_every=6)),
+    ("computer", "default", Script(timeout_every=5)),
+    ("people", "default", Script(timeout_every=1)),  # three in a row: abandonment
     ("people", "time_freedom", Script(resign_after=30)),
     ("computer", "straight", Script(resign_after=45)),
     ("people", "oklahoma", Script(resign_after=3)),
@@ -72,8 +72,8 @@ def exports(django_db_setup, django_db_blocker) -> list[dict]:
 
 def test_exports_of_complete_matches_are_valid_and_verify(exports):
     reasons = set()
-    timeouts = 0
-    for document in exports:
+    for (_kind, _variant, script), document in zip(PLAYS, exports, strict=True):
+        timeouts = 0
         jsonschema.validate(document, SCHEMA)
         lines: list[str] = []
         final = verify_export(document, report=lines.append)
@@ -86,8 +86,13 @@ def test_exports_of_complete_matches_are_valid_and_verify(exports):
                 timeouts += item["timeout"]
                 if item["action"]["type"] == "knock":
                     assert item["action"]["card"] == hand["result"]["knock_card"]
+        if script.timeout_every > 1:  # the clock's moves are in the record, marked
+            assert timeouts > 0, document["id"]
+        elif script.timeout_every == 1:  # three turns in a row to the clock
+            assert document["end_reason"] == "abandon"
+        else:
+            assert timeouts == 0, document["id"]
     assert reasons == {"target", "resign", "abandon"}
-    assert timeouts > 10
 
 
 def test_a_knock_sent_without_a_card_is_exported_with_the_servers_card():
