@@ -74,6 +74,7 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("accounts:profile", "", expect("200")),
     ("tournaments:list", "", expect("200")),
     ("tournaments:detail", "an unknown tournament", expect("404")),
+    ("tournaments:round", "a round of an unknown tournament", expect("404")),
     ("tournaments:watch", "", expect("200")),
     ("leaderboards:index", "", expect("200")),
     ("leaderboards:current_week", "", expect("200")),

@@ -30,6 +30,7 @@ import pytest
 from django.utils import timezone
 
 from games import broadcast, services
+from games.api.events import events_group
 from games.bots import choose_action
 from games.engine import HandState, MatchState, RuleSet
 from games.models import Hand, Match, Seat
@@ -181,7 +182,12 @@ def check_sent(match: Match, sent: list[tuple[str, dict[str, Any]]]) -> int:
         broadcast.seat_group(match.pk, 0): 0,
         broadcast.seat_group(match.pk, 1): 1,
     }
+    user_ids = Seat.objects.filter(match=match).exclude(user=None).values_list("user_id", flat=True)
+    players = {events_group(user_id) for user_id in user_ids}
     for group, event in sent:
+        if event["type"] == "api.event":  # a player's bot-API account events: never a card
+            assert group in players and not visible_cards(event["event"])
+            continue
         message = event["message"]
         assert message["version"] == match.version
         if group == broadcast.public_group(match.pk):

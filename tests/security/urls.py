@@ -65,6 +65,7 @@ def sample_paths(world: World) -> dict[str, str]:
         "tournaments:join": "/tournaments/999999/join/",
         "tournaments:withdraw": "/tournaments/999999/withdraw/",
         "tournaments:pause": "/tournaments/999999/pause/",
+        "tournaments:round": "/tournaments/999999/rounds/1/",
         "tournaments:watch": "/watch/",
         "leaderboards:index": "/leaderboards/",
         "leaderboards:current_week": "/leaderboards/week/",
