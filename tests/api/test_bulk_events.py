@@ -20,7 +20,10 @@ def test_a_bulk_start_announces_each_match_on_each_players_event_stream():
     # 150 players (more than the layer's 100 Redis connections of a process: sent all
     # at once, the sends past the hundredth failed and those players never heard).
     layer = get_channel_layer()
-    players = {match_id: [1000 + 2 * match_id, 1001 + 2 * match_id]
+    # User ids no account of the test database has (another test's real matches send
+    # to their players' groups on the same Redis database).
+    base = 10**9
+    players = {match_id: [base + 2 * match_id, base + 1 + 2 * match_id]
                for match_id in range(1, 76)}
     streams = {uid: f"test-events-{uid}" for ids in players.values() for uid in ids}
 
