@@ -130,13 +130,12 @@ def test_a_one_point_hand_says_1_point_not_1_points(site: Any, new_page: Any) ->
 def take_the_upcard_and_discard(match: Match) -> str:
     """The player to move first takes the upcard and discards through the services;
     returns that player's name."""
-    hand = Hand.objects.get(match=match, number=1)
-    state = HandState.from_dict(hand.state)
+    state = HandState.from_dict(Hand.objects.get(match=match, number=1).state)
     mover = Seat.objects.select_related("user").get(match=match, index=state.current_player).user
-    for action in ({"type": "draw", "source": "discard"}, None):
-        if action is None:  # the first discard the rules allow
-            state = HandState.from_dict(Hand.objects.get(pk=hand.pk).state)
-            action = next(a for a in state.legal_actions() if a["type"] == "discard")
+    take = {"type": "draw", "source": "discard"}
+    after, _ = state.apply(take)
+    discard = next(a for a in after.legal_actions() if a["type"] == "discard")
+    for action in (take, discard):
         match.refresh_from_db()
         services.move_submit(
             match=match, user=mover, action=action, expected_version=match.version

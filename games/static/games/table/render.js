@@ -345,9 +345,7 @@ export function announce(previous, next) {
 // the page opened); a spectator hears the hand's last move.
 function arrivalMoves(history) {
   if (!isPlayer()) return history.slice(-1);
-  let mine = -1;
-  history.forEach((e, i) => { if (e.seat === you()) mine = i; });
-  return history.slice(mine + 1);
+  return history.slice(history.findLastIndex((e) => e.seat === you()) + 1);
 }
 
 export function eventSentence(e) {
