@@ -176,6 +176,13 @@ def sign_in(page: Page, base_url: str, username: str) -> None:
     page.wait_for_url(f"{base_url}/")
 
 
+def play_as_guest(page: Page) -> None:
+    """From the home page, start playing as a guest; returns once the header names the
+    guest (the click posts a form, and the page it leads to is what the test reads)."""
+    page.click("text=Play as guest, no sign-up")
+    page.locator(".site-account__name").wait_for()
+
+
 def start_from_lobby(
     page: Page, form: str, *, variant: str, target: str = "50", level: str | None = None
 ) -> None:

@@ -15,6 +15,7 @@ from tests.browser.conftest import (
     PASSWORD,
     axe_violations,
     off_the_event_loop,
+    play_as_guest,
     sign_in,
     start_from_lobby,
 )
@@ -78,7 +79,7 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
     for size in (None, PHONE):
         guest = new_page(size)
         guest.goto(site.url + "/")
-        guest.click("text=Play as guest, no sign-up")
+        play_as_guest(guest)
         check(guest, axe_source, found, f"guest home {size}")
         start_from_lobby(guest, "computer", variant="default", level="easy")
         guest.locator("[data-my-hand] .card").first.wait_for()

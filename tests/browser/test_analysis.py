@@ -17,7 +17,14 @@ from games.analysis.models import HandAnalysis
 from games.engine import RuleSet, deadwood
 from games.models import Hand, Match, Seat
 from tests.analysis.workers import analysis_worker  # noqa: F401 (a fixture)
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in, start_from_lobby
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    TablePlayer,
+    play_as_guest,
+    sign_in,
+    start_from_lobby,
+)
 from tests.factories import create_user
 from tests.games.helpers import current_state
 
@@ -109,7 +116,7 @@ def test_the_replay_page_annotates_the_mistakes_of_a_hand(site: Any, new_page: A
 def test_a_hint_and_the_review_line_against_the_computer(site: Any, new_page: Any) -> None:
     page = new_page()
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     start_from_lobby(page, "computer", variant="default", level="easy")
     player = TablePlayer(page)
     deadline = time.monotonic() + 30

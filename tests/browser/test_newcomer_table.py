@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     SCREENSHOTS,
     axe_violations,
     off_the_event_loop,
+    play_as_guest,
     sign_in,
     start_from_lobby,
 )
@@ -291,7 +292,7 @@ def test_errors_are_sentences_that_say_what_to_do(site: Any, new_page: Any) -> N
     page = new_page()
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")
     page.locator("[data-my-hand] .card").first.wait_for()
 
@@ -351,7 +352,7 @@ def test_phone_header_names_the_player_and_touch_hints_say_tap(
 ) -> None:
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     name = page.locator(".site-account__name")
     assert name.is_visible() and "guest-" in name.inner_text()
     assert name.evaluate("el => el.scrollWidth <= el.clientWidth")  # the whole name
@@ -376,7 +377,7 @@ def test_phone_header_names_the_player_and_touch_hints_say_tap(
     # With a mouse the same table says click.
     desktop = new_page()
     desktop.goto(site.url + "/")
-    desktop.click("text=Play as guest, no sign-up")
+    play_as_guest(desktop)
     start_from_lobby(desktop, "computer", variant="time_freedom", level="easy")
     desktop.locator("[data-my-hand] .card").first.wait_for()
     to_my_draw(desktop)
@@ -415,7 +416,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
     page = new_page()
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     start_from_lobby(page, "computer", variant="default", level="easy", target="250")
     page.locator("[data-my-hand] .card").first.wait_for()
     match = match_of(page)

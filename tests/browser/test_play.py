@@ -19,6 +19,7 @@ from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
     TablePlayer,
+    play_as_guest,
     sign_in,
     start_from_lobby,
 )
@@ -265,7 +266,7 @@ def test_two_browsers_resign_ends_the_match_for_both(site: Any, new_page: Any) -
 def test_reload_and_server_restart_resync_and_play_continues(site: Any, new_page: Any) -> None:
     page = new_page()
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")
     player = TablePlayer(page)
     page.locator("[data-my-hand] .card").first.wait_for()
@@ -329,7 +330,7 @@ def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) 
     SCREENSHOTS.mkdir(exist_ok=True)
     page = new_page(SIZES["desktop"])
     page.goto(site.url + "/")
-    page.click("text=Play as guest, no sign-up")
+    play_as_guest(page)
     start_from_lobby(page, "computer", variant="default", level="easy")
     player = TablePlayer(page)
     page.locator("[data-my-hand] .card").first.wait_for()
