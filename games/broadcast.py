@@ -70,6 +70,7 @@ def send_presence(match_id: int) -> None:
 
 
 def group_send(sends: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, event)`` in order, in one trip to the event loop: a
-    move's three messages cost one hop from the database thread, not three."""
+    """Send each ``(group, event)``, in one trip to the event loop: a move's three
+    messages cost one hop from the database thread, not three. Each group's events keep
+    their order; different groups are sent to concurrently (ginsite/runtime.py)."""
     runtime.publisher().send(sends)

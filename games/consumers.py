@@ -87,6 +87,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         broadcast.bind_event_loop(asyncio.get_running_loop())
+        # In the public group before the arrival is announced (after the seat's commit):
+        # a player who arrives as the other does hears at least the later of the two.
+        self.joined = [broadcast.public_group(self.match_id)]
+        await self.channel_layer.group_add(self.joined[0], self.channel_name)
         self.seat = await db(services.seat_connect)(
             match=match, user=self.user, channel_name=self.channel_name
         )
@@ -97,9 +101,8 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             if self.seat is None
             else broadcast.seat_group(self.match_id, self.seat)
         )
-        self.joined = [broadcast.public_group(self.match_id), audience]
-        for group in self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
+        self.joined.append(audience)
+        await self.channel_layer.group_add(audience, self.channel_name)
         await self._send_state(force=True)
         # Table chat (games/chat/sockets.py): history, live messages, ban closes.
         await self.chat_connect(user=self.user, match_id=self.match_id)

@@ -181,14 +181,31 @@ class InMemoryPublisher:
         asyncio.run_coroutine_threadsafe(_send_all(sends), loop).result(timeout=PUBLISH_TIMEOUT)
 
 
+#: Groups sent to at once by one batch: well inside the Redis layer's pool of 100
+#: connections per loop, which a bigger burst would exhaust (sends past it are lost).
+CONCURRENT_GROUPS = 16
+
+
 async def _send_all(sends: Sends) -> None:
+    """Each group's events in their order; different groups concurrently, at most
+    ``CONCURRENT_GROUPS`` at a time (an arena's start tells 500 players their match is
+    ready: one after another, that is 500 round trips to Redis)."""
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
     if layer is None:
         return
+    by_group: dict[str, list[dict[str, Any]]] = {}
     for group, event in sends:
-        await layer.group_send(group, event)
+        by_group.setdefault(group, []).append(event)
+    gate = asyncio.Semaphore(CONCURRENT_GROUPS)
+
+    async def send_group(group: str, events: list[dict[str, Any]]) -> None:
+        async with gate:
+            for event in events:
+                await layer.group_send(group, event)
+
+    await asyncio.gather(*(send_group(group, events) for group, events in by_group.items()))
 
 
 _chosen: tuple[Scheduler, Publisher] | None = None

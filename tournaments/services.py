@@ -370,6 +370,13 @@ def arena_pair(*, tournament_id: int, now: datetime | None = None) -> list[Pairi
         return _arena_pass(t, now)
 
 
+#: The most matches one arena pass starts. The start of a big arena (500 waiting: 250
+#: matches) goes in slices, each its own short transaction followed by the next pass
+#: (the ``progress`` task): the first players are told in a fraction of a second, and
+#: the tournament's row (which every result and join locks) is never held for long.
+ARENA_PASS_PAIRS = 25
+
+
 def _arena_pass(t: Tournament, now: datetime) -> list[Pairing]:
     if t.format != Format.ARENA or t.status != Tournament.Status.LIVE:
         return []
@@ -388,6 +395,9 @@ def _arena_pass(t: Tournament, now: datetime) -> list[Pairing]:
         for e in waiting
         if (since := e.waiting_since) is not None  # always, by the query
     ])
+    if len(pairs) > ARENA_PASS_PAIRS:
+        pairs = pairs[:ARENA_PASS_PAIRS]  # the top of the pool now, the rest right after
+        _after_commit_pair(t.pk)
     started = _start_pairings(t, [(by_id[a], by_id[b]) for a, b in pairs], None, now)
     if started:
         _changed(t)  # the live matches of the standings message

@@ -28,9 +28,9 @@ def send_on_commit(user_ids: list[int], event: dict[str, Any]) -> None:
 
 def _send_all_on_commit(events: list[tuple[list[int], dict[str, Any]]]) -> None:
     """After commit, each ``(user ids, event)``, all in one trip to the process's
-    publishing loop (games.broadcast.group_send), one send after another: a round of a
-    tournament starts hundreds of matches, and sends all in flight at once took more
-    Redis connections than the layer's pool has (the ones past it were lost)."""
+    publishing loop (games.broadcast.group_send, which keeps a bounded number of sends
+    in flight: a round of a tournament starts hundreds of matches, and sends all in
+    flight at once took more Redis connections than the layer's pool has)."""
     sends = [(events_group(user_id), {"type": "api.event", "event": event})
              for user_ids, event in events for user_id in user_ids]
     if sends:

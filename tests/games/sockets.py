@@ -71,6 +71,15 @@ class Socket:
             elif frame["type"] == kind:
                 return frame
 
+    async def presence_until(self, seat: int, connected: bool,
+                             timeout: float = 10) -> dict[str, Any]:
+        """The first presence frame that shows ``seat`` connected (or not). Two players
+        who arrive together each announce themselves: a socket hears one or both."""
+        while True:
+            frame = await self.receive_type("presence", timeout)
+            if frame["seats"][seat]["connected"] is connected:
+                return frame
+
     async def state_at_least(self, version: int, timeout: float = 10) -> dict[str, Any]:
         while True:
             frame = await self.receive_type("state", timeout)

@@ -62,7 +62,7 @@ async def test_each_socket_gets_its_own_state(django_user_model):
 
     b = await Socket.open(match.pk, bob)
     assert (await b.receive())["you"] == 1 - first["you"]
-    presence = await a.receive_type("presence")
+    presence = await a.presence_until(await seat_of(match, bob), True)
     assert presence["version"] == match.version
     assert all(s["connected"] for s in presence["seats"])
 
@@ -183,13 +183,27 @@ async def test_a_socket_idle_for_ten_seconds_still_receives(django_user_model):
         await socket.close()
 
 
+async def test_a_socket_hears_the_presence_its_own_arrival_sends(django_user_model):
+    """The socket is in the match's public group before its arrival is announced: so a
+    player who connects at the same moment as the other never misses the other's
+    arrival (CI once saw a first socket get no presence frame at all)."""
+    match, alice, bob, _carol = await friends_match(django_user_model)
+    a = await Socket.open(match.pk, alice)
+    await a.receive()
+    presence = await a.receive_type("presence", timeout=5)
+    seats = presence["seats"]
+    assert seats[await seat_of(match, alice)]["connected"] is True
+    assert seats[await seat_of(match, bob)]["connected"] is False
+    await a.close()
+
+
 async def test_presence_and_resync_after_a_reload(django_user_model):
     match, alice, bob, _carol = await friends_match(django_user_model)
     a, b = await Socket.open(match.pk, alice), await Socket.open(match.pk, bob)
     await a.receive()
     await b.receive()
-    await a.receive_type("presence")
     bob_seat = await seat_of(match, bob)
+    await a.presence_until(bob_seat, True)
     second_tab = await Socket.open(match.pk, bob)
     await second_tab.receive()
     await b.close()  # one of two tabs closed: still connected

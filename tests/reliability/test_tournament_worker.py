@@ -243,3 +243,26 @@ def test_kill_9_while_pairing_an_arena_pairs_each_player_once(
     assert len(open_) == 3 and len(set(seats)) == 6, "each player in one match at a time"
     assert Pairing.objects.filter(tournament=t).count() == 5
     assert not Entrant.objects.filter(tournament=t, waiting_since__isnull=False).exists()
+
+
+def test_a_big_arena_starts_in_slices_and_the_worker_pairs_everyone(
+    django_user_model, live_celery_worker
+):
+    """An arena of 61 starts: the start pairs the top of the pool (one short
+    transaction), and the worker's follow-up passes pair everyone else at once, without
+    waiting for beat (which does not run here). One player is left waiting (odd)."""
+    players = 2 * services.ARENA_PASS_PAIRS + 11
+    t = services.tournament_create(user=None, staff=True, name="Big arena", format="arena",
+                                   starts_at=timezone.now(), max_players=players,
+                                   duration_minutes=30)
+    for user in _players(django_user_model, players, "big"):
+        services.tournament_join(tournament=t, user=user)
+    start = timezone.now()
+    assert services.tournament_start(tournament_id=t.pk, now=start) is True
+    # The start's own pairings carry its time; the worker's passes come later.
+    assert Pairing.objects.filter(tournament=t, created_at=start).count() == (
+        services.ARENA_PASS_PAIRS)
+    wait_until(lambda: len(_open(t)) == players // 2, 60, "every player paired")
+    seats = [s for p in _open(t) for s in (p.seat0_id, p.seat1_id)]
+    assert len(set(seats)) == len(seats) == players - 1
+    assert Entrant.objects.filter(tournament=t, waiting_since__isnull=False).count() == 1
