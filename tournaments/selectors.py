@@ -165,6 +165,11 @@ def _standings_message(tournament: Tournament) -> dict[str, Any]:
             for s in standings(tournament)
         ],
         "live": live_pairings(tournament),
+        "pairings": [
+            {"seat0": p.seat0, "seat1": p.seat1, "winner": p.winner, "finished": p.finished,
+             "url": p.url}
+            for p in round_pairings(tournament=tournament, number=tournament.current_round)
+        ] if tournament.format == Format.SWISS and tournament.current_round else [],
     }
 
 
@@ -225,6 +230,11 @@ class PairingRow:
     winner: int | None
     finished: bool
     match_id: int | None
+
+    @property
+    def url(self) -> str | None:
+        """The match's table (to watch it), if the pairing has a match (a bye has none)."""
+        return reverse("games:table", kwargs={"match_id": self.match_id}) if self.match_id else None
 
 
 @dataclass(frozen=True)

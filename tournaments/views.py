@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -74,12 +72,12 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/detail.html", {
         "t": tournament, "token": token, "mine": mine, "invite_url": invite_url,
         "standings": standings["rows"], "live": standings["live"],
-        "rounds": rounds,
-        # Called by the template only when its cached fragment of this version is missing.
-        "current_pairings": partial(selectors.round_pairings, tournament=tournament,
-                                    number=rounds[0].number) if rounds else [],
+        "rounds": rounds, "current_pairings": standings["pairings"],
         "podium": selectors.podium(tournament),
         "config": {"wsPath": ws_path, "format": tournament.format,
+                   # A round's fragment, "0" standing for its number (tournament.js).
+                   "roundUrl": reverse("tournaments:round", args=[tournament.pk, 0])
+                   + (f"?invite={token}" if token else ""),
                    "userName": request.user.username if request.user.is_authenticated
                    else None},
     })

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.engine import commitment, deadwood, new_deck, shuffled_deck
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
@@ -359,7 +359,13 @@ def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) 
     discard.focus()
     page.keyboard.press("Enter")
     player.settle()
-    assert page.locator(f"[data-discard] .card[data-card='{card}']").count() == 1
+    # The card left my hand, and the server recorded my discard of it (the computer,
+    # which moves next, may already have taken it from the pile).
+    assert page.locator(f"[data-my-hand] .card[data-card='{card}']").count() == 0
+    match = match_of(page)
+    me = Seat.objects.get(match=match, bot_level="").index
+    last = Move.objects.filter(match=match, seat=me).order_by("seq").last()
+    assert last.action == {"type": "discard", "card": card}
     player.play_until_showdown()
     player.wait_for_verdict()
     for name, size in SIZES.items():

@@ -8,8 +8,10 @@
   ``celery beat`` (the settings' schedule, as django-celery-beat keeps it) creates the
   instance, starts it and pairs its two players, and pairs them again after their
   match, with nobody running a task by hand;
-- from a player's creation: a player creates a Swiss on the list page, another joins,
-  beat's tick starts it, and the result finishes it on both pages live.
+- from a player's creation: a player creates a Swiss of two rounds on the list page,
+  two others join, beat's tick starts it, and the open pages follow it live: round 1's
+  pairing and bye appear, the result at the table starts round 2 (round 1 moves to
+  the earlier rounds), and round 2's result finishes it.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ from django.utils import timezone
 
 from games.engine import HandState
 from games.models import Hand
+from games.services import match_resign
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, off_the_event_loop, sign_in
 from tests.workers import CeleryBeat
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Entrant, Pairing, Tournament
 
 #: A tournament created to start at the next whole minute at least this far ahead
 #: (schedules and the creation form count in minutes) leaves the players time to join.
@@ -226,8 +229,13 @@ def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) ->
         assert page.js_errors == []
 
 
+def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
+    return list(Pairing.objects.filter(tournament=tournament, round=number)
+                .select_related("seat0__user", "seat1__user").order_by("pk"))
+
+
 def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: Any) -> None:
-    for name in ("alice", "bob"):
+    for name in ("alice", "bob", "carol"):
         _player(name)
     with CeleryBeat():
         alice = new_page()
@@ -236,7 +244,7 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         alice.fill("#id_name", "Alice's Swiss")
         alice.select_option("#id_format", "swiss")
         alice.fill("#id_starts_in", "1")
-        alice.fill("#id_rounds", "1")
+        alice.fill("#id_rounds", "2")
         alice.click("text=Create and join")
         alice.locator("text=You are in").first.wait_for()
         bob = new_page()
@@ -245,24 +253,55 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         bob.click("text=Alice's Swiss")
         bob.click("#join-button")
         bob.locator("text=You are in").first.wait_for()
+        swiss = Tournament.objects.get(name="Alice's Swiss")
+        off_the_event_loop(services.tournament_join, tournament=swiss,
+                           user=get_user_model().objects.get(username="carol"))
         pages = {"alice": alice, "bob": bob}
         for page in pages.values():
             page.evaluate("window.__noReload = true")
             page.locator("#t-socket[data-on='1']").wait_for()
-        for page in pages.values():  # beat's tick starts round 1 at the start time
-            page.locator("#match-ready").wait_for(state="visible", timeout=START_TIMEOUT_MS)
-        href = bob.locator("#match-ready-link").get_attribute("href")
+        assert alice.locator("#t-rounds").is_hidden()  # no round yet
+
+        # Beat's tick starts round 1 at the start time: one match and a bye appear on
+        # the open pages, the match with its table to watch.
+        pairings = alice.locator("#current-pairings .t-pairings li")
+        pairings.nth(1).wait_for(timeout=START_TIMEOUT_MS)
+        assert alice.locator("#t-current-round").inner_text() == "Round 1"
+        match, bye = sorted(_round_pairings(swiss, 1), key=lambda p: p.seat1 is None)
+        assert bye.seat1 is None
+        shown = [text.lower() for text in pairings.all_inner_texts()]  # badges: capitals
+        assert f"{bye.seat0.user.username} bye" in shown
+        names = {match.seat0.user.username, match.seat1.user.username}
+        (line,) = [text for text in shown if "bye" not in text]
+        assert set(line.replace("–", " ").replace("watch", " ").split()) == names
+        href = f"/match/{match.match_id}/"
+        assert alice.locator("#current-pairings a", has_text="watch").get_attribute(
+            "href") == href
+
+        # The player of round 1's seat 1 resigns at the table; the worker starts round 2.
         table = new_page()
-        sign_in(table, site.url, "bob")
-        _resign_at_the_table(table, site, "bob", href)
+        sign_in(table, site.url, match.seat1.user.username)
+        _resign_at_the_table(table, site, match.seat1.user.username, href)
+        for page in pages.values():
+            page.locator("#t-current-round", has_text="Round 2").wait_for()
+        # Round 1 moved to the earlier rounds, its pairings fetched when opened.
+        alice.click("#earlier-rounds summary:has-text('Round 1')")
+        earlier = alice.locator("#earlier-rounds .t-pairings")
+        earlier.locator("li").nth(1).wait_for()
+        assert "bye" in earlier.inner_text().lower()
+        assert earlier.locator(".t-won").inner_text() == match.seat0.user.username
+        (second,) = [p for p in _round_pairings(swiss, 2) if p.seat1 is not None]
+        off_the_event_loop(match_resign, match=second.match, user=second.seat1.user)
         for page in pages.values():  # the last match of the last round ended
             page.locator("#t-status", has_text="Finished").wait_for()
+            # The result is in the pairing, still without a reload.
+            page.locator("#current-pairings .badge", has_text="–").wait_for()
+            assert page.locator("#current-pairings .t-won").inner_text() == (
+                second.seat0.user.username)
             assert page.evaluate("window.__noReload === true")
     alice.reload()
-    podium = alice.locator(".t-podium__place--1")
-    assert "alice" in podium.inner_text()
-    assert "1–0" in alice.locator(".t-pairings").inner_text() or \
-        "0–1" in alice.locator(".t-pairings").inner_text()
+    champion = Entrant.objects.get(tournament=swiss, rank=1).user.username
+    assert champion in alice.locator(".t-podium__place--1").inner_text()
     alice.screenshot(path=str(SCREENSHOTS / "tournament-swiss-podium.png"), full_page=True)
     for page in [alice, bob, table]:
         assert page.js_errors == []

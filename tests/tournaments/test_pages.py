@@ -241,3 +241,25 @@ def test_a_swiss_page_lists_the_current_round_and_fetches_earlier_ones_on_demand
     client.logout()
     assert client.get(round_url).status_code == 404  # private: the invite is needed
     assert client.get(reverse("tournaments:round", args=[t.pk, 7])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_podium_counts_points_in_the_singular_and_the_plural(client):
+    """A Swiss of two rounds and three players: the winner has 2 points, the others
+    1 each ("1 point", never "1 pts")."""
+    users = [create_user(name) for name in ("ann", "ben", "cid")]
+    now = timezone.now()
+    t = services.tournament_create(user=None, staff=True, name="Small Swiss",
+                                   format="swiss", rounds=2, starts_at=now)
+    for user in users:
+        services.tournament_join(tournament=t, user=user, now=now)
+    services.tournament_progress(tournament_id=t.pk, now=now)
+    for number in (1, 2):
+        for p in Pairing.objects.filter(tournament=t, round=number, seat1__isnull=False):
+            match_resign(match=p.match, user=p.seat1.user)
+        services.tournament_progress(tournament_id=t.pk, now=now)
+    assert Tournament.objects.get(pk=t.pk).status == "finished"
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    places = re.findall(r'<span class="t-podium__name">(\w+)</span><span>([^<]*)</span>',
+                        page)
+    assert sorted(points for _name, points in places) == ["1 point", "1 point", "2 points"]

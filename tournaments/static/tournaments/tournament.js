@@ -1,8 +1,9 @@
 // The tournament page, live: standings and live matches from /ws/tournament/<id>/
 // (docs/protocol.md, "Tournament socket"), and the "your match is ready" prompt
 // with a sound. Reconnects after a lost connection. Text is set with textContent.
-// A Swiss page lists the current round's pairings; an earlier round's are fetched
-// (an HTML fragment of the site's own template) when its section is opened.
+// A Swiss page lists the current round's pairings, live from the same messages; an
+// earlier round's are fetched (an HTML fragment of the site's own template) when its
+// section is opened.
 
 import { play } from "/static/games/sound.js";
 
@@ -87,7 +88,78 @@ function renderStandings(message) {
       ? (config.format === "swiss" ? `round ${message.round}` : "started: in play now")
       : STATUS[message.status].toLowerCase();
   }
+  renderPairings(message);
   document.body.dataset.standingsVersion = String(message.version);
+}
+
+const currentRound = document.getElementById("t-current-round");
+const currentPairings = document.getElementById("current-pairings");
+const earlierRounds = document.getElementById("earlier-rounds");
+
+function badge(text) {
+  const span = document.createElement("span");
+  span.className = "badge";
+  span.textContent = text;
+  return span;
+}
+
+// One line of tournaments/_pairings.html, from a message's pairing.
+function pairingItem(p) {
+  const li = document.createElement("li");
+  if (!p.seat1) {
+    li.append(`${p.seat0} `, badge("bye"));
+    return li;
+  }
+  const names = [p.seat0, p.seat1].map((name, seat) => {
+    const span = document.createElement("span");
+    span.textContent = name;
+    if (p.winner === seat) span.className = "t-won";
+    return span;
+  });
+  li.append(names[0], " – ", names[1]);
+  if (p.finished) {
+    li.append(" ", badge(p.winner === 0 ? "1–0" : "0–1"));
+  } else if (p.url) {
+    const watch = document.createElement("a");
+    watch.href = p.url;
+    watch.textContent = "watch";
+    li.append(" ", watch);
+  }
+  return li;
+}
+
+// A round that just ended joins the earlier rounds (its pairings fetched when opened).
+function addEarlierRound(number) {
+  const url = config.roundUrl.replace(/\/0\/(\?|$)/, `/${number}/$1`);
+  const details = document.createElement("details");
+  details.className = "t-round";
+  details.dataset.roundUrl = url;
+  const summary = document.createElement("summary");
+  summary.textContent = `Round ${number}`;
+  const box = document.createElement("div");
+  box.className = "t-round__pairings";
+  const link = document.createElement("a");
+  link.href = url;
+  link.textContent = `Show the pairings of round ${number}`;
+  box.append(link);
+  details.append(summary, box);
+  watchRound(details);
+  earlierRounds.prepend(details);
+}
+
+function renderPairings(message) {
+  if (!currentPairings || !message.round || !Array.isArray(message.pairings)) return;
+  const shown = Number(currentRound.dataset.round);
+  if (shown && shown !== message.round) addEarlierRound(shown);
+  currentRound.dataset.round = String(message.round);
+  currentRound.textContent = `Round ${message.round}`;
+  const list = document.createElement("ul");
+  list.className = "t-pairings";
+  list.append(...message.pairings.map(pairingItem));
+  currentPairings.replaceChildren(list);
+  document.getElementById("t-rounds").hidden = false;
+  const roundOf = document.getElementById("t-round");
+  if (roundOf) roundOf.textContent = String(message.round);
 }
 
 function matchReady(message) {
@@ -110,9 +182,10 @@ async function loadRound(details) {
   box.replaceChildren(fragment);
 }
 
-for (const details of document.querySelectorAll("details[data-round-url]")) {
+function watchRound(details) {
   details.addEventListener("toggle", () => { if (details.open) loadRound(details); });
 }
+document.querySelectorAll("details[data-round-url]").forEach(watchRound);
 
 let delay = 500;
 function connect() {
