@@ -1,8 +1,10 @@
 """The README's run mode, end to end: the site started as the README starts it, on the
 embedded defaults (no DATABASE_URL, no REDIS_URL: SQLite in a file of its own, the
 in-memory channel layer, Celery in-process), played by two registered players in
-Chromium. Nobody runs a refresh by hand: the weekly and monthly boards fill in from the
-site's own periodic jobs (ginsite/embedded_beat.py), within about two minutes.
+Chromium. Nobody runs a refresh or a task by hand: the weekly and monthly boards fill in
+from the site's own periodic jobs (ginsite/embedded_beat.py), within about two minutes,
+and an arena the players created starts at its time, pairs them, and counts the result
+on the open tournament page.
 
 This test does not use the ``site`` fixture (daphne on PostgreSQL and Redis, with a
 Celery worker and no beat): it starts its own process, and touches no test database.
@@ -31,6 +33,8 @@ from tests.workers import ROOT, free_port
 # Boards are refreshed every 60 s (settings.CELERY_BEAT_SCHEDULE); the issue asks for
 # a rated match on the boards within about two minutes.
 BOARD_DEADLINE_SECONDS = 150
+# An arena created to start in a minute, then the embedded scheduler's tick (2 s).
+ARENA_START_DEADLINE_SECONDS = 150
 MIN_MATCHES = 2
 
 
@@ -148,8 +152,23 @@ def wait_for_names_on_board(page: Page, url: str, names: list[str]) -> float:
         page.wait_for_timeout(2_000)  # a person reloading the page now and then
 
 
+def create_arena_and_join(url: str, host: Page, guest: Page, name: str) -> str:
+    """``host`` creates an arena that starts in a minute (the list page's form) and
+    ``guest`` joins it; the tournament page's address."""
+    host.goto(url + "/tournaments/")
+    host.fill("#id_name", name)
+    host.select_option("#id_format", "arena")
+    host.fill("#id_starts_in", "1")
+    host.click("text=Create and join")
+    host.locator("text=You are in").first.wait_for()
+    guest.goto(host.url)
+    guest.click("#join-button")
+    guest.locator("text=You are in").first.wait_for()
+    return host.url
+
+
 @pytest.mark.browser
-def test_the_readme_run_mode_fills_the_boards_by_itself(
+def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     browser: Browser, embedded_site: EmbeddedSite
 ) -> None:
     site = embedded_site
@@ -159,6 +178,7 @@ def test_the_readme_run_mode_fills_the_boards_by_itself(
 
     alice = sign_up(browser, site.url, "alice")
     bob = sign_up(browser, site.url, "bob")
+    arena = create_arena_and_join(site.url, alice, bob, "Embedded Arena")  # starts in 1 min
     rated_match_resigned_by(site.url, alice, bob)
     rated_match_resigned_by(site.url, bob, alice)
 
@@ -167,5 +187,23 @@ def test_the_readme_run_mode_fills_the_boards_by_itself(
         assert waited < BOARD_DEADLINE_SECONDS
         assert "Your position" in alice.locator("#your-standing").inner_text()
     alice.screenshot(path=str(SCREENSHOTS / "embedded-month-board.png"), full_page=True)
+
+    # The embedded scheduler started the arena at its time and paired the two: each
+    # page has the prompt; bob resigns at the table, and alice's open page shows her
+    # two points live.
+    for page in (alice, bob):
+        page.goto(arena)
+        page.locator("#match-ready").wait_for(state="visible",
+                                              timeout=ARENA_START_DEADLINE_SECONDS * 1000)
+    alice.evaluate("window.__noReload = true")
+    alice.locator("#t-socket[data-on='1']").wait_for()
+    bob.click("#match-ready-link")
+    bob.locator("[data-my-hand] .card").first.wait_for()
+    bob.click("[data-resign]")
+    bob.click("#resign-dialog button[value=resign]")
+    bob.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    alice.locator("#standings-body tr[data-player=alice] td:nth-child(3)",
+                  has_text="2").wait_for()
+    assert alice.evaluate("window.__noReload === true")
     for page in (alice, bob):
         page.context.close()
