@@ -315,6 +315,8 @@ class Table:
         view = state["view"]
         if view is None or view["current_player"] != seat or version in self.acted_on:
             return False
+        if not view["legal_actions"]:  # a hand over, the next not dealt yet: nothing to do
+            return False
         self.acted_on.add(version)
         asyncio.get_running_loop().create_task(self.act(seat, state))
         return False
