@@ -183,6 +183,15 @@ def play_as_guest(page: Page) -> None:
     page.locator(".site-account__name").wait_for()
 
 
+def resign(page: Page, *others: Page) -> None:
+    """Resign the match at this table (confirming in the dialog); returns once the
+    match's end shows at this table and at each of ``others``."""
+    page.click("[data-resign]")
+    page.click("#resign-dialog button[value=resign]")
+    for table in (page, *others):
+        table.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+
+
 def start_from_lobby(
     page: Page, form: str, *, variant: str, target: str = "50", level: str | None = None
 ) -> None:

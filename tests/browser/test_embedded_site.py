@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import DESKTOP, PASSWORD, SCREENSHOTS, start_from_lobby
+from tests.browser.conftest import DESKTOP, PASSWORD, SCREENSHOTS, resign, start_from_lobby
 from tests.workers import ROOT, free_port
 
 # Boards are refreshed every 60 s (settings.CELERY_BEAT_SCHEDULE); the issue asks for
@@ -132,10 +132,7 @@ def rated_match_resigned_by(url: str, host: Page, guest: Page) -> None:
     guest.wait_for_url(host.url)
     for page in (host, guest):
         page.locator("[data-my-hand] .card").first.wait_for()
-    host.click("[data-resign]")
-    host.click("#resign-dialog button[value=resign]")
-    for page in (host, guest):
-        page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    resign(host, guest)
 
 
 def wait_for_names_on_board(page: Page, url: str, names: list[str]) -> float:
@@ -199,9 +196,7 @@ def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     alice.locator("#t-socket[data-on='1']").wait_for()
     bob.click("#match-ready-link")
     bob.locator("[data-my-hand] .card").first.wait_for()
-    bob.click("[data-resign]")
-    bob.click("#resign-dialog button[value=resign]")
-    bob.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    resign(bob)
     alice.locator("#standings-body tr[data-player=alice] td:nth-child(3)",
                   has_text="2").wait_for()
     assert alice.evaluate("window.__noReload === true")

@@ -20,6 +20,7 @@ from tests.browser.conftest import (
     SCREENSHOTS,
     TablePlayer,
     play_as_guest,
+    resign,
     sign_in,
     start_from_lobby,
 )
@@ -251,10 +252,7 @@ def test_two_browsers_play_a_whole_match_through_an_invite_link(
 def test_two_browsers_resign_ends_the_match_for_both(site: Any, new_page: Any) -> None:
     alice, bob = seat_alice_and_bob(site, new_page)
     # Alice resigns (with a confirmation); both tables show the end, Bob the winner.
-    alice.click("[data-resign]")
-    alice.click("#resign-dialog button[value=resign]")
-    for page in (alice, bob):
-        page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    resign(alice, bob)
     assert "You win the match" in bob.locator("#showdown [data-match-over] h3").inner_text()
     assert "bob wins the match" in alice.locator("#showdown [data-match-over] h3").inner_text()
     match = match_of(alice)

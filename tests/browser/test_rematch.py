@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.models import Match, Seat
-from tests.browser.conftest import PASSWORD, sign_in, start_from_lobby
+from tests.browser.conftest import PASSWORD, resign, sign_in, start_from_lobby
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -46,11 +46,9 @@ def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, new_page: A
     assert_seated_against(farid, "erin")
     first = match_id(erin.url)
 
-    erin.click("[data-resign]")
-    erin.click("#resign-dialog button[value=resign]")
+    resign(erin, farid)
     rematch = {p: p.locator("#showdown [data-rematch]") for p in (erin, farid)}
     for page in (erin, farid):
-        page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
         assert rematch[page].inner_text() == "Rematch"
 
     rematch[erin].click()

@@ -26,7 +26,14 @@ from django.utils import timezone
 from games.engine import HandState
 from games.models import Hand
 from games.services import match_resign
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, off_the_event_loop, sign_in
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    TablePlayer,
+    off_the_event_loop,
+    resign,
+    sign_in,
+)
 from tests.workers import CeleryBeat
 from tournaments import services
 from tournaments.models import Entrant, Pairing, Tournament
@@ -114,9 +121,7 @@ def test_two_players_play_an_arena_with_live_standings_and_a_spectator(
     shown = set(watcher.locator("[data-card]").evaluate_all(
         "cards => cards.map(c => c.dataset.card)"))
     assert shown and not shown & _concealed(match_id)
-    tables["alice"].click("[data-resign]")
-    tables["alice"].click("#resign-dialog button[value=resign]")
-    tables["bob"].locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    resign(tables["alice"], tables["bob"])
 
     for name, page in pages.items():
         top = page.locator("#standings-body tr").first
@@ -154,12 +159,10 @@ def _beat_due_for_schedules() -> None:
                   "last_run_at": timezone.now() - timedelta(minutes=11)})
 
 
-def _resign_at_the_table(page: Any, site: Any, name: str, href: str) -> None:
+def _resign_at_the_table(page: Any, site: Any, href: str) -> None:
     page.goto(f"{site.url}{href}")
     page.locator("[data-my-hand] .card").first.wait_for()
-    page.click("[data-resign]")
-    page.click("#resign-dialog button[value=resign]")
-    page.locator("#showdown [data-match-over]:not([hidden])").wait_for()
+    resign(page)
 
 
 def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) -> None:
@@ -211,7 +214,7 @@ def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) ->
         assert hrefs["alice"] == hrefs["bob"]
         table = new_page()
         sign_in(table, site.url, "alice")
-        _resign_at_the_table(table, site, "alice", hrefs["alice"])
+        _resign_at_the_table(table, site, hrefs["alice"])
         for page in pages.values():
             page.wait_for_function(
                 "document.querySelector('#standings-body tr td:nth-child(2)')"
@@ -281,7 +284,7 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         # The player of round 1's seat 1 resigns at the table; the worker starts round 2.
         table = new_page()
         sign_in(table, site.url, match.seat1.user.username)
-        _resign_at_the_table(table, site, match.seat1.user.username, href)
+        _resign_at_the_table(table, site, href)
         for page in pages.values():
             page.locator("#t-current-round", has_text="Round 2").wait_for()
         # Round 1 moved to the earlier rounds, its pairings fetched when opened.

@@ -24,6 +24,13 @@ function cell(text, cls) {
   return td;
 }
 
+function badge(text) {
+  const span = document.createElement("span");
+  span.className = "badge";
+  span.textContent = text;
+  return span;
+}
+
 // The viewer's row (the page's rows are the same for every viewer).
 function markMe() {
   if (!config.userName) return;
@@ -52,12 +59,7 @@ function renderStandings(message) {
       fire.textContent = " 🔥";
       name.append(fire);
     }
-    if (r.status !== "active") {
-      const badge = document.createElement("span");
-      badge.className = "badge";
-      badge.textContent = r.status;
-      name.append(" ", badge);
-    }
+    if (r.status !== "active") name.append(" ", badge(r.status));
     tr.append(name, cell(fmt(r.points)), cell(`${r.wins}–${r.losses}${r.byes ? ` (+${r.byes} bye)` : ""}`));
     if (config.format === "swiss") for (const tb of r.tiebreaks) tr.append(cell(fmt(tb)));
     return tr;
@@ -95,13 +97,6 @@ function renderStandings(message) {
 const currentRound = document.getElementById("t-current-round");
 const currentPairings = document.getElementById("current-pairings");
 const earlierRounds = document.getElementById("earlier-rounds");
-
-function badge(text) {
-  const span = document.createElement("span");
-  span.className = "badge";
-  span.textContent = text;
-  return span;
-}
 
 // One line of tournaments/_pairings.html, from a message's pairing.
 function pairingItem(p) {
