@@ -5,7 +5,8 @@
 
 Starts a private ``redis-server`` on a free loopback port and ``bench.stack.Stack``
 on it (two daphne processes sharing the Redis channel layer, a Celery worker,
-Celery beat, PostgreSQL database ``gin_liveload``), then ramps the number of
+Celery beat, PostgreSQL database ``gin_liveload``, created afresh for each run: an
+earlier run's matches would still be in play, their clocks firing), then ramps the number of
 connected players up in steps. Every player is a headless WebSocket client
 (the ``websockets`` package) signed in with its own session; the two players of a
 match sit on different ASGI processes, so every move crosses the channel layer.
@@ -454,7 +455,7 @@ def main() -> None:
     parser.add_argument("--asgi", type=int, default=2, help="ASGI processes")
     parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne",
                         help="the ASGI server (uvicorn with its asyncio loop)")
-    parser.add_argument("--layer", choices=["core", "pubsub"], default="core",
+    parser.add_argument("--layer", choices=["core", "pubsub"], default="pubsub",
                         help="channels-redis's default layer, or its pub/sub layer")
     parser.add_argument("--redis-shards", type=int, default=1,
                         help="Redis servers the channel layer is sharded over")
@@ -470,7 +471,8 @@ def main() -> None:
     redis_servers = [RedisServer() for _ in range(max(1, args.redis_shards))]
     for server in redis_servers:
         server.start()
-    stack = Stack(asgi=args.asgi, database=args.database, server=args.server, extra_env={
+    stack = Stack(asgi=args.asgi, database=args.database, server=args.server,
+                  fresh_database=True, extra_env={
         "REDIS_URL": redis_servers[0].url, "LOG_LEVEL": "WARNING",
         "REQUEST_LOG_LEVEL": "WARNING", "CHANNEL_LAYER": args.layer,
         "CHANNEL_REDIS_URLS": ",".join(server.url for server in redis_servers),

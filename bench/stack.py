@@ -43,8 +43,10 @@ class Stack:
         beat: bool = True,
         extra_env: dict[str, str] | None = None,
         server: str = "daphne",
+        fresh_database: bool = False,
     ) -> None:
         self.asgi_count = asgi
+        self.fresh_database = fresh_database
         self.server = server
         self.env = {
             **os.environ,
@@ -74,6 +76,12 @@ class Stack:
 
     def prepare(self) -> None:
         (ROOT / "build").mkdir(exist_ok=True)
+        if self.fresh_database:
+            # An earlier run's matches would still be in play, and their clocks would
+            # fire (and cost CPU) during this run.
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
+                            f"DROP DATABASE IF EXISTS {self.database} WITH (FORCE)"],
+                           check=True, capture_output=True)
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc",
                         f"CREATE DATABASE {self.database}"], capture_output=True)
         for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):

@@ -14,36 +14,23 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeGuard
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 
 from games import broadcast, selectors, services
 from games.chat.sockets import ChatSocketMixin
+from games.db_threads import db
 from games.errors import StaleVersionError
 from games.models import Match
 from games.services.presence import RENEW_SECONDS
 from ginsite.errors import AppError, error_frame
 
 logger = logging.getLogger(__name__)
-
-# The database work of match sockets runs on a small pool of threads rather than
-# Channels' one thread per process, so one socket's move can wait on PostgreSQL while
-# another's runs (every service locks the match row and checks its version). Each
-# thread keeps its own connection: a process holds at most DB_THREADS of them for
-# match sockets. SQLite (the embedded mode) has one writer at a time: one thread.
-DB_THREADS = 4 if "postgresql" in settings.DATABASES["default"]["ENGINE"] else 1
-_db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="match-db")
-
-
-def db(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` as a coroutine function run on the match sockets' database threads."""
-    return database_sync_to_async(func, thread_sensitive=False, executor=_db_threads)
 
 MAX_FRAME_BYTES = 4096
 CLOSE_NOT_FOUND = 4404
@@ -118,30 +105,35 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             )
 
     async def _renew_presence(self) -> None:
-        """Every ``presence_renew_seconds`` while the socket is open: it is alive, it
-        is in its groups again (a Redis restart empties the channel layer's groups; a
-        socket that stayed open would otherwise never hear of the match again), and it
-        gets the state if the match moved on meanwhile (one version read)."""
-        renew = db(services.seat_socket_renew)
+        """About every ``presence_renew_seconds`` while the socket is open: it is
+        alive, it is in its groups again (a Redis restart empties the channel layer's
+        groups; a socket that stayed open would otherwise never hear of the match
+        again), and it gets the state if the match moved on meanwhile.
+
+        Each wait is 75-100% of the period, drawn at random: sockets that connected
+        together (a server restart reconnects every player at once) would otherwise
+        renew together, every period, and hold up the moves of that second."""
         while True:
-            await asyncio.sleep(self.presence_renew_seconds)
+            await asyncio.sleep(self.presence_renew_seconds * random.uniform(0.75, 1.0))
             for group in (*self.joined, *self.chat_groups):
                 with contextlib.suppress(Exception):  # Redis down: next period tries again
                     await self.channel_layer.group_add(group, self.channel_name)
-            self.presence_renewal = asyncio.ensure_future(
-                renew(match=Match(pk=self.match_id), user=self.user,
-                      channel_name=self.channel_name)
-            )
+            self.presence_renewal = asyncio.ensure_future(db(self._renew)())
             try:
-                await asyncio.shield(self.presence_renewal)
+                version = await asyncio.shield(self.presence_renewal)
             except Exception:
                 logger.exception("match socket %s: presence renewal failed", self.match_id)
+                continue
             # A move broadcast while the socket was out of its groups: catch up.
-            with contextlib.suppress(Exception):
-                if await db(self._current_version)() > self.version:
+            if version > self.version:
+                with contextlib.suppress(Exception):
                     await self._send_state(force=False)
 
-    def _current_version(self) -> int:
+    def _renew(self) -> int:
+        """Renew this socket's presence; the match's version now (one database hop)."""
+        services.seat_socket_renew(
+            match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+        )
         return selectors.match_version(match_id=self.match_id)[0]
 
     async def _stop_presence_renewal(self) -> None:
@@ -152,6 +144,16 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if self.presence_renewal is not None:
             with contextlib.suppress(Exception):
                 await self.presence_renewal
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand ``message`` to its handler. Channels' own dispatch first runs Django's
+        connection clean-up on its one sync thread, a thread hop for every frame and
+        every relayed move; this consumer's database work runs in ``db`` threads,
+        which clean up their own connections."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     # --- client -> server -------------------------------------------------------------
 

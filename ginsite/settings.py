@@ -124,9 +124,10 @@ AUTH_USER_MODEL = "accounts.User"
 # --- Redis: channel layer and Celery broker ----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The channel layer may be sharded over several Redis servers (CHANNEL_REDIS_URLS,
-# comma-separated; channels-redis spreads groups and channels over them by hash), and
-# may be channels-redis's pub/sub layer (CHANNEL_LAYER=pubsub) instead of its default
-# list-based one (docs/operations.md compares them).
+# comma-separated; channels-redis spreads groups and channels over them by hash). It is
+# channels-redis's pub/sub layer: one PUBLISH per group send, where the list-based
+# layer (CHANNEL_LAYER=core) runs several commands and costs the ASGI processes more
+# CPU per move (docs/benchmarks.md, "Live load").
 CHANNEL_REDIS_URLS = [
     url.strip() for url in os.environ.get("CHANNEL_REDIS_URLS", REDIS_URL).split(",") if url.strip()
 ]
@@ -135,7 +136,7 @@ if REDIS_URL:
     # channels-redis's blocking read, and idle WebSockets (a player waiting for the
     # opponent) were closed with code 1011 after ~5 s.
     _channel_hosts = [{"address": url, "socket_timeout": None} for url in CHANNEL_REDIS_URLS]
-    if os.environ.get("CHANNEL_LAYER", "core") == "pubsub":
+    if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
         CHANNEL_LAYERS = {
             "default": {
                 "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

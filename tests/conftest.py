@@ -10,7 +10,6 @@ in every test: all test clients share one address. Every test gets a fresh chann
 layer, and database connections opened in threads close after use.
 """
 
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -81,26 +80,15 @@ def _fresh_channel_layer() -> Iterator[None]:
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None) -> Iterator[None]:
     """Before the test database is dropped: close the connections of the match
-    sockets' database threads (games/consumers.py). Work a socket started as its
+    sockets' database threads (games/db_threads.py). Work a socket started as its
     test's event loop closed may finish after the test, when the database is blocked
     and the call cannot close its connection; that connection would keep the test
     database from being dropped. Each thread takes one barrier task, so each closes
     its own connections after all its earlier work."""
     yield
-    from games import consumers
+    from games import db_threads
 
-    barrier = threading.Barrier(consumers.DB_THREADS)
-
-    def close_this_threads_connections() -> None:
-        barrier.wait(timeout=10)
-        connections.close_all()
-
-    closing = [
-        consumers._db_threads.submit(close_this_threads_connections)
-        for _ in range(consumers.DB_THREADS)
-    ]
-    for done in closing:
-        done.result()
+    db_threads.close_connections()
 
 
 @pytest.fixture(autouse=True)

@@ -27,7 +27,7 @@ def test_database_is_postgresql() -> None:
 
 def test_channel_layer_is_redis_and_delivers() -> None:
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisChannelLayer"
+    assert type(layer).__name__ == "RedisPubSubChannelLayer"
 
     async def roundtrip() -> dict:
         channel = await layer.new_channel()

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
-from django.db import transaction
+from django.db import connection, transaction
 
 from games.api import events as api_events
 
@@ -25,13 +25,22 @@ def test_a_bulk_start_announces_each_match_on_each_players_event_stream():
     base = 10**9
     players = {match_id: [base + 2 * match_id, base + 1 + 2 * match_id]
                for match_id in range(1, 76)}
-    streams = {uid: f"test-events-{uid}" for ids in players.values() for uid in ids}
+    uids = [uid for ids in players.values() for uid in ids]
 
-    async def open_streams() -> None:
+    def start_all() -> None:
+        try:
+            with transaction.atomic():
+                api_events.matches_started(players)
+        finally:
+            connection.close()  # this thread's own connection
+
+    async def scenario() -> dict[int, int]:
+        # One event loop throughout: the pub/sub layer's subscriptions belong to the
+        # loop that made them, as a stream's do to its server's loop.
+        streams = {uid: await layer.new_channel() for uid in uids}
         for uid, channel in streams.items():
             await layer.group_add(api_events.events_group(uid), channel)
-
-    async def heard() -> dict[int, int]:
+        await sync_to_async(start_all, thread_sensitive=False)()
         got = {}
         for uid, channel in streams.items():
             message = await asyncio.wait_for(layer.receive(channel), timeout=30)
@@ -39,8 +48,5 @@ def test_a_bulk_start_announces_each_match_on_each_players_event_stream():
             got[uid] = message["event"]["match"]["id"]
         return got
 
-    async_to_sync(open_streams)()
-    with transaction.atomic():
-        api_events.matches_started(players)
-    assert async_to_sync(heard)() == {uid: match_id for match_id, ids in players.items()
-                                      for uid in ids}
+    assert async_to_sync(scenario)() == {uid: match_id for match_id, ids in players.items()
+                                         for uid in ids}

@@ -1,0 +1,60 @@
+"""The database threads of the match sockets (games/consumers.py).
+
+A match socket's database work runs on a small pool of threads rather than Channels'
+one thread per process, so one socket's move can wait on PostgreSQL while another's
+runs (every service locks the match row and checks its version). Each thread keeps its
+own connection: a process holds at most ``DB_THREADS`` of them for match sockets.
+SQLite (the embedded mode) has one writer at a time: one thread.
+
+The hop is a plain ``run_in_executor``: Channels' ``database_sync_to_async`` copies the
+caller's context variables to the thread and back, which cost more CPU than a move's
+own queries. As around a Django request, the thread's connection is closed before and
+after each call if it is broken or past its age.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+DB_THREADS = 4 if "postgresql" in settings.DATABASES["default"]["ENGINE"] else 1
+_db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="match-db")
+
+
+def db(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as a coroutine function run on the match sockets' database threads."""
+
+    async def call(*args: Any, **kwargs: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(
+            _db_threads, functools.partial(_in_thread, func, args, kwargs)
+        )
+
+    return call
+
+
+def _in_thread(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
+        close_old_connections()
+
+
+def close_connections() -> None:
+    """Close every pool thread's connection, each thread its own, after all the work
+    it already has (a test database cannot be dropped while one is open)."""
+    barrier = threading.Barrier(DB_THREADS)
+
+    def close_this_threads_connections() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for done in [_db_threads.submit(close_this_threads_connections) for _ in range(DB_THREADS)]:
+        done.result()
