@@ -81,6 +81,17 @@ class RedisServer:
             time.sleep(0.1)
         raise RuntimeError("redis-server did not start")
 
+    def match_groups(self) -> int:
+        """The match groups with members held on this server: its pub/sub channels
+        (the pub/sub layer) or its group keys (the core layer)."""
+        found = 0
+        for command in (["PUBSUB", "CHANNELS", "*group__match-*"],
+                        ["--scan", "--pattern", "*group:match-*"]):
+            listed = subprocess.run(["redis-cli", "-p", str(self.port), *command],
+                                    capture_output=True, text=True)
+            found += sum(1 for name in listed.stdout.split() if name)
+        return found
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -497,6 +508,7 @@ class Outcome:
     windows: list[tuple[float, float]]  # measured part of each step (wall clock)
     loads: list[tuple[float, float]]  # (wall time, 1-minute load average)
     cpu: list[tuple[CpuSample, CpuSample]]  # at the start and the end of each window
+    shards: list[list[int]]  # match groups on each Redis server at the end of each window
 
 
 def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
@@ -534,12 +546,15 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     loads: list[tuple[float, float]] = []
     edges = [edge for window in windows for edge in window]
     samples: list[CpuSample] = []
+    shards: list[list[int]] = []
     results: list[ClientResult] = []
     deadline = windows[-1][1] + 120
     while len(results) < len(processes) and time.time() < deadline:
         loads.append((time.time(), os.getloadavg()[0]))
         if len(samples) < len(edges) and time.time() >= edges[len(samples)]:
             samples.append(meter.sample())
+            if len(samples) % 2 == 0:  # the end of a step's window
+                shards.append([server.match_groups() for server in redis_servers])
         try:
             results.append(queue.get(timeout=0.5))
         except Exception:  # queue.Empty: sample the load again
@@ -552,7 +567,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     if len(results) < len(processes):
         raise RuntimeError("a client process did not report (see its traceback above)")
     cpu = list(zip(samples[0::2], samples[1::2], strict=False))
-    return Outcome(results, windows, loads, cpu)
+    return Outcome(results, windows, loads, cpu, shards)
 
 
 def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None:
@@ -591,6 +606,10 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
         server = sum(v for n, v in used.items() if n != "clients")
         print(f"{players:>7} " + " ".join(f"{used[n]:>11.1f}" for n in names)
               + f" {server:>8.1f}")
+    if len(outcome.shards[0] if outcome.shards else []) > 1:
+        print("\nmatch groups held on each Redis shard of the channel layer, end of each step")
+        for players, counts in zip(steps, outcome.shards, strict=False):
+            print(f"{players:>7} " + " ".join(f"{n:>6}" for n in counts))
     if passed_at is None:
         print(f"p99 stayed at or under {TARGET_P99_MS:g} ms at every step")
     else:
