@@ -2,7 +2,7 @@
 the time a player is disconnected on their own turn).
 
 Each open socket of a seated player is a ``SeatSocket`` row that its server process
-renews every ``RENEW_SECONDS`` (games/consumers.py). A socket that closes removes its
+renews about every ``RENEW_SECONDS`` (a random 75-100% of it: games/consumers.py). A socket that closes removes its
 row at once; one whose process died without closing it (kill -9, a lost machine)
 stops being renewed, and the clock sweep removes it after ``SOCKET_EXPIRY``. A seat
 is connected while it has a row (several tabs count once); ``Seat.connected`` and
