@@ -203,7 +203,8 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             return
         await self._call(
             lambda match: services.move_submit(
-                match=match, user=self.user, action=action, expected_version=version
+                match=match, user=self.user, action=action, expected_version=version,
+                answers_mover=True,
             )
         )
 

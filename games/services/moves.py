@@ -61,6 +61,7 @@ def move_submit(
     action: Any,
     expected_version: int,
     now: datetime | None = None,
+    answers_mover: bool = False,
 ) -> MoveResult:
     """Apply ``action`` for the caller's seat if ``expected_version`` is current.
 
@@ -68,7 +69,8 @@ def move_submit(
     (match_not_started / match_over), the version (stale_version), the turn
     (not_your_turn), then the engine (malformed_action / illegal_action). Everyone
     else at the table hears of the move after commit; the mover's own message is
-    returned (the caller answers its socket with it).
+    returned. ``answers_mover``: the caller sends it down the socket the action came
+    from (the match socket does), so the mover's other sockets only, if any, are sent it.
     """
     now = play.now_or(now)
     if not isinstance(action, dict):
@@ -89,7 +91,7 @@ def move_submit(
             raise MalformedActionError(str(error)) from error
         except IllegalAction as error:
             raise IllegalActionError(str(error)) from error
-        sent = change.commit()
+        sent = change.commit(answered=seat.index if answers_mover else None)
     return MoveResult(version=locked.match.version, message=sent[seat.index])
 
 

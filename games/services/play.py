@@ -205,9 +205,13 @@ class Change:
 
     # --- writing -----------------------------------------------------------------------
 
-    def commit(self) -> dict[int | None, dict[str, Any]]:
+    def commit(self, *, answered: int | None = None) -> dict[int | None, dict[str, Any]]:
         """Write the rows, plan the clock and publish after commit; returns the
-        message of each audience (the caller answers its own socket with its own)."""
+        message of each audience (the caller answers its own socket with its own).
+
+        ``answered``: the seat whose socket the caller answers itself. Its group is
+        not sent the message when that socket is the seat's only one (a second tab
+        of the same player still hears every move)."""
         match, hand = self.locked.match, self.locked.hand
         match.clock_due_at = _clock_due(match, self.locked.seats)
         self.match_fields.add("clock_due_at")
@@ -227,7 +231,9 @@ class Change:
         if self.new_hand is not None:
             self.locked.hand = self.new_hand
         sent = self._messages()
-        broadcast.publish_on_commit(match.pk, sent)
+        alone = answered is not None and self.locked.sockets.get(answered, 0) <= 1
+        told = {a: m for a, m in sent.items() if not (alone and a == answered)}
+        broadcast.publish_on_commit(match.pk, told)
         _after_commit_followups(match, self.locked.seats)
         return sent
 

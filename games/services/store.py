@@ -20,16 +20,18 @@ from weakref import WeakKeyDictionary
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from accounts.models import User
-from games.models import Hand, Match, Seat
+from games.models import Hand, Match, Seat, SeatSocket
 
 
 @dataclass
 class Locked:
-    """A match row locked for update, with its seats and current hand."""
+    """A match row locked for update, with its seats and current hand, and how many
+    sockets each seat has open (``SeatSocket`` rows; empty when not read)."""
 
     match: Match
     seats: list[Seat]
     hand: Hand | None
+    sockets: dict[int, int] = field(default_factory=dict)
 
     def seat_of(self, user: User) -> Seat | None:
         if user is None or not getattr(user, "is_authenticated", False):
@@ -39,7 +41,8 @@ class Locked:
 
 def lock_match(match_id: int) -> Locked | None:
     """Lock the match row and its current hand (one statement), and load the seats
-    with their users (one more); None if the match is gone.
+    with their users and their number of open sockets (one more); None if the match
+    is gone.
 
     Both statements are plain SQL written once per process (``_LockQueries``): on the
     path of every move, compiling the equivalent querysets cost more CPU than
@@ -66,11 +69,13 @@ def lock_match(match_id: int) -> Locked | None:
         cursor.execute(queries.seats_and_users, [match_id])
         rows = cursor.fetchall()
     seats = []
+    sockets = {}
     for row in rows:
-        seat, user = _models(row, (Seat, User))
+        seat, user = _models(row[:-1], (Seat, User))
         seat.user = user if seat.user_id is not None else None
         seats.append(seat)
-    return Locked(match=match, seats=seats, hand=hand)
+        sockets[seat.index] = row[-1]
+    return Locked(match=match, seats=seats, hand=hand, sockets=sockets)
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,9 @@ def _lock_queries() -> _LockQueries:
     found = _lock_queries_by_vendor.get(connection.vendor)
     if found is None:
         quote = connection.ops.quote_name
-        hand, match, seat, user = (quote(m._meta.db_table) for m in (Hand, Match, Seat, User))
+        hand, match, seat, user, socket = (
+            quote(m._meta.db_table) for m in (Hand, Match, Seat, User, SeatSocket)
+        )
         lock = " FOR UPDATE OF h, m" if connection.features.has_select_for_update_of else ""
         found = _LockQueries(
             hand_and_match=(
@@ -102,7 +109,9 @@ def _lock_queries() -> _LockQueries:
                 f" LIMIT 1{lock}"
             ),
             seats_and_users=(
-                f"SELECT {_columns(Seat, 's')}, {_columns(User, 'u')} FROM {seat} s"
+                f"SELECT {_columns(Seat, 's')}, {_columns(User, 'u')},"
+                f" (SELECT COUNT(*) FROM {socket} k WHERE k.{quote('seat_id')} = s.{quote('id')})"
+                f" FROM {seat} s"
                 f" LEFT JOIN {user} u ON u.{quote('id')} = s.{quote('user_id')}"
                 f" WHERE s.{quote('match_id')} = %s ORDER BY s.{quote('index')}"
             ),

@@ -9,8 +9,9 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
+from channels.layers import get_channel_layer
 
-from games import services
+from games import broadcast, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move
 from tests.games.helpers import (
@@ -78,6 +79,55 @@ async def test_each_socket_gets_its_own_state(django_user_model):
     closed = await missing.communicator.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": 4404}
     for socket in (a, b):
+        await socket.close()
+
+
+async def move_of_the_player_to_move(sockets: dict[int, Socket]) -> tuple[int, int]:
+    """The player to move plays a sensible action on their socket; (their seat, the
+    new version) once both players' sockets show it."""
+    table = sockets[0].last_state()
+    mover = table["view"]["current_player"]
+    mine = sockets[mover].last_state()
+    await sockets[mover].send({"type": "action", "version": mine["version"],
+                               "action": choose_from_view(mine["view"])})
+    for socket in sockets.values():
+        await socket.state_at_least(mine["version"] + 1)
+    return mover, mine["version"] + 1
+
+
+async def test_a_move_reaches_the_players_other_tab_and_not_their_only_socket_twice(
+    django_user_model,
+):
+    """The socket that sent a move gets the answer straight back: its seat's group is
+    sent the move only while the player has another tab open, which then hears every
+    move of theirs as the opponent does."""
+    match, alice, bob, _ = await friends_match(django_user_model)
+    seat = await seat_of(match, alice)
+    sockets = {seat: await Socket.open(match.pk, alice), 1 - seat: await Socket.open(match.pk, bob)}
+    for socket in sockets.values():
+        await socket.receive_type("state")
+    layer = get_channel_layer()
+    listener = await layer.new_channel()
+    await layer.group_add(broadcast.seat_group(match.pk, seat), listener)
+
+    alices, bobs = [], []
+    while not (alices and bobs and bobs[-1] > alices[0]):
+        mover, version = await move_of_the_player_to_move(sockets)
+        (alices if mover == seat else bobs).append(version)
+    heard = []
+    while bobs[-1] not in heard:
+        message = await asyncio.wait_for(layer.receive(listener), timeout=10)
+        heard.append(message["message"]["version"])
+    assert not set(alices) & set(heard), (alices, heard)
+
+    second_tab = await Socket.open(match.pk, alice)
+    await second_tab.receive_type("state")
+    while True:
+        mover, version = await move_of_the_player_to_move(sockets)
+        if mover == seat:
+            break
+    assert (await second_tab.state_at_least(version))["version"] == version
+    for socket in (*sockets.values(), second_tab):
         await socket.close()
 
 
