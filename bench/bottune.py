@@ -38,7 +38,7 @@ def parse_variant(text: str) -> policy.Params:
         name, value = item.split("=")
         if name in WEIGHT_FIELDS:
             weights[name] = float(value)
-        elif name in ("full_turns", "floor", "worlds"):
+        elif name in ("full_turns", "floor"):
             fields[name] = int(value)
         else:
             fields[name] = float(value)

@@ -14,12 +14,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots.cards import INDEX, TEXT
+from games.bots.cards import TEXT
 from games.bots.heuristics import Evaluator, Weights
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.medium import find, knock_card
-from games.bots.playout import knock_value
-from games.bots.worlds import sample_worlds, sim_rules
 
 Action = dict[str, Any]
 
@@ -37,12 +35,6 @@ class Params:
     """Knock allowance lost per opponent turn after ``full_turns``."""
     floor: int = 2
     """The knock allowance never shrinks below this (nor above the limit)."""
-    risk_cap: float = 1.0
-    """Decline a scheduled knock whose estimated undercut probability is above this."""
-    early_risk: float = -1.0
-    """Knock beyond the schedule when the estimated undercut probability is at most this."""
-    worlds: int = 48
-    """Sampled opponent hands behind the undercut estimate."""
 
     def allowance_after(self, knock_limit: int, opp_turns: int) -> int:
         """The most deadwood this player knocks with after ``opp_turns`` opponent turns."""
@@ -55,6 +47,10 @@ class Params:
 
 
 MEDIUM = Params()
+TUNED = Params(weights=Weights(gin=14.0), full_turns=3, shrink=2.0, floor=0)
+"""Tuned by self-play against medium on duplicate hands (``bench/bottune.py``): the
+full knock limit for one opponent turn longer, then 2 points less per turn down to
+gin only, and a larger reward for a gin hand."""
 
 
 def choose_draw(k: Knowledge, ev: Evaluator, legal: list[Action], p: Params) -> Action:
@@ -71,30 +67,9 @@ def choose_draw(k: Knowledge, ev: Evaluator, legal: list[Action], p: Params) -> 
     return other
 
 
-def undercut_risk(k: Knowledge, hand10: int, rng: random.Random, count: int) -> float:
-    """Probability that a knock with ``hand10`` is undercut (or loses to a tie), over
-    ``count`` opponent hands sampled from the card model and weighted by behaviour."""
-    rules = sim_rules(k)
-    lost = total = 0.0
-    for weight, opp_hand, _ in sample_worlds(k, rng, count):
-        total += weight
-        if knock_value(rules, hand10, opp_hand) < 0:
-            lost += weight
-    return lost / total if total else 0.0
-
-
-def should_knock(k: Knowledge, knock: tuple[int, Action], rng: random.Random, p: Params) -> bool:
+def should_knock(k: Knowledge, knock: tuple[int, Action], p: Params) -> bool:
     """Whether to take the legal knock ``knock`` (deadwood, action) now."""
-    dw, action = knock
-    if dw == 0:
-        return True
-    scheduled = dw <= p.allowance_after(k.knock_limit, k.opp_turns)
-    if scheduled and p.risk_cap >= 1.0:
-        return True
-    if not scheduled and p.early_risk < 0.0:
-        return False
-    risk = undercut_risk(k, k.hand & ~(1 << INDEX[action["card"]]), rng, p.worlds)
-    return risk <= (p.risk_cap if scheduled else p.early_risk)
+    return knock[0] == 0 or knock[0] <= p.allowance_after(k.knock_limit, k.opp_turns)
 
 
 def choose(
@@ -109,7 +84,7 @@ def choose(
     if big_gin is not None:
         return big_gin
     knock = knock_card(k.hand, legal)
-    if knock is not None and should_knock(k, knock, rng, p):
+    if knock is not None and should_knock(k, knock, p):
         return knock[1]
     forbidden = 1 << k.taken if k.taken is not None else 0
     for _, card in ev.discard_scores(k.hand, forbidden):

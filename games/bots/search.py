@@ -41,7 +41,7 @@ BUDGETS = {"hard": 6000, "expert": 24000}
 """Simulated turns per decision."""
 ALTERNATIVES = {"hard": 2, "expert": 3}
 """How many of the default player's next best discards are searched besides its choice."""
-PARAMS = {"hard": policy.MEDIUM, "expert": policy.MEDIUM}
+PARAMS = {"hard": policy.TUNED, "expert": policy.TUNED}
 """The heuristic player (``games.bots.policy``) whose move is each level's default."""
 MARGIN = 2.0
 """An alternative must beat the default by this many standard errors."""
@@ -73,7 +73,7 @@ class Search:
         total = total_sq = 0.0
         played = used = 0
         while played < MIN_WORLDS or (used < self.budget and played < MAX_WORLDS):
-            for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH):
+            for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH, pull=True):
                 base = 0
                 for index, move in enumerate(moves):
                     value, turns = self.play(move, opp_hand, stock)
@@ -168,7 +168,7 @@ def choose(
     forbidden = 1 << k.taken if k.taken is not None else 0
     ranked = [("discard", card) for _, card in ev.discard_scores(k.hand, forbidden)]
     moves: list[Move] = ranked[: 1 + ALTERNATIVES[level]]
-    if knock is not None and policy.should_knock(k, knock, rng, params):
+    if knock is not None and policy.should_knock(k, knock, params):
         # The search may decline the default player's knock, never knock where it
         # would wait: a knock is valued exactly, but play after it is valued by the
         # playout policy, weaker than ours, so the playouts undervalue waiting. Against

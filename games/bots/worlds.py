@@ -12,6 +12,7 @@ search (``games.bots.search``), the knock estimate of the tuned heuristic player
 
 from __future__ import annotations
 
+import math
 import random
 
 from games.bots.cards import VALUE, arrangement, indices, makes_meld
@@ -24,6 +25,10 @@ KEPT_HIGHER = 0.6
 """... per deadwood card it kept that is worth more than the card it just discarded."""
 PASSED_MELD = 0.3
 """... per recent pass of a card that would have made a meld in its hand."""
+PULL = 0.03
+"""The deadwood pull per opponent turn (see ``world_weight``), calibrated on real
+hands with ``bench/botcalibrate.py`` (docs/benchmarks.md, "The ladder")."""
+PULL_CAP = 0.45
 
 
 def sim_rules(k: Knowledge) -> SimRules:
@@ -39,11 +44,20 @@ def sim_rules(k: Knowledge) -> SimRules:
     )
 
 
-def world_weight(k: Knowledge, opp_hand: int) -> float:
-    """Relative likelihood of an opponent hand given its visible behaviour."""
+def world_weight(k: Knowledge, opp_hand: int, pull: bool = False) -> float:
+    """Relative likelihood of an opponent hand given its visible behaviour.
+
+    With ``pull``, a hand of ``dw`` deadwood is also weighted by ``exp(-p * dw)``,
+    ``p`` growing by PULL per opponent turn: a player keeps what melds and throws
+    what does not, so its deadwood falls turn by turn, which hands drawn card by
+    card from the card weights do not show (after five turns they held 37 points
+    of deadwood on average where real hands of medium held 22).
+    """
     weight = 1.0
     if k.opp_turns > 0 and k.opp_count == 10:
         dw, melds = arrangement(opp_hand)
+        if pull:
+            weight *= math.exp(-min(PULL_CAP, PULL * k.opp_turns) * dw)
         if dw == 0 or (not k.straight and dw <= k.knock_limit):
             weight *= KNOCK_SKIPPED
         if k.opp_discards:
@@ -61,12 +75,13 @@ def world_weight(k: Knowledge, opp_hand: int) -> float:
 
 
 def sample_worlds(
-    k: Knowledge, rng: random.Random, count: int
+    k: Knowledge, rng: random.Random, count: int, pull: bool = False
 ) -> list[tuple[float, int, list[int]]]:
     """``count`` worlds as (likelihood weight, opponent's hand, stock with the next
     card last). The opponent's unknown cards are drawn by their card weights (the
     Efraimidis-Spirakis keys), the rest of the unseen cards form the stock in a
-    random order, and the whole world gets its behavioural weight."""
+    random order, and the whole world gets its behavioural weight (with the deadwood
+    pull if ``pull``: the search levels use it, the post-hand analysis does not)."""
     unseen = indices(k.unseen)
     need = max(0, min(k.opp_unknown, len(unseen)))
     worlds = []
@@ -76,5 +91,5 @@ def sample_worlds(
         stock = [c for _, c in keys[need:]]
         rng.shuffle(stock)
         opp_hand = k.opp_known | sum(1 << c for c in hidden)
-        worlds.append((world_weight(k, opp_hand), opp_hand, stock))
+        worlds.append((world_weight(k, opp_hand, pull), opp_hand, stock))
     return worlds
