@@ -3,7 +3,7 @@
     python -m bench.botratings \
         --result medium:easy:276:400 \
         --result hard:easy:30:40 \
-        --result hard:medium:24:40 \
+        --result hard:medium:48:80 \
         --result expert:hard:11:20 \
         --write
 
@@ -12,7 +12,7 @@ figures in docs/benchmarks.md):
 
     medium vs easy: 276 of 400 matches won
     hard vs easy: 30 of 40 matches won
-    hard vs medium: 24 of 40 matches won
+    hard vs medium: 48 of 80 matches won
     expert vs hard: 11 of 20 matches won
 
 Shown where a player chooses the computer's level. Do not edit by hand: rerun the
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 RATINGS: dict[str, int] = {
     "easy": 1500,
-    "medium": 1638,
-    "hard": 1697,
-    "expert": 1730,
+    "medium": 1637,
+    "hard": 1701,
+    "expert": 1734,
 }
 
 
