@@ -2,7 +2,7 @@
 
     python -m bench.botratings \
         --result medium:easy:276:400 \
-        --result hard:easy:30:40 \
+        --result hard:easy:43:60 \
         --result hard:medium:48:80 \
         --result expert:hard:11:20 \
         --write
@@ -11,7 +11,7 @@ from these arena runs (duplicate matches to 100, default rules; commands and
 figures in docs/benchmarks.md):
 
     medium vs easy: 276 of 400 matches won
-    hard vs easy: 30 of 40 matches won
+    hard vs easy: 43 of 60 matches won
     hard vs medium: 48 of 80 matches won
     expert vs hard: 11 of 20 matches won
 
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 RATINGS: dict[str, int] = {
     "easy": 1500,
-    "medium": 1637,
-    "hard": 1701,
-    "expert": 1734,
+    "medium": 1635,
+    "hard": 1687,
+    "expert": 1720,
 }
 
 
