@@ -5,8 +5,9 @@ for the seat whose ``view`` (``state.player_view(seat)``) is given. Levels:
 
 * ``easy``: the simple baseline of the literature (Neller's SimpleGinRummyPlayer);
 * ``medium``: card tracking and heuristics (``games.bots.medium``);
-* ``hard``: information-set search over sampled opponent hands (``games.bots.search``);
-* ``expert``: the same search with a larger budget.
+* ``hard``: medium's heuristics with self-play tuned constants (``games.bots.policy``)
+  checked by information-set search over sampled worlds (``games.bots.search``);
+* ``expert``: the same with a larger search budget and more alternatives searched.
 
 Bots are stateless and see only the view (the public history is in it). They work
 on a deep copy, so nothing they do can reach or change the caller's objects. The

@@ -39,7 +39,8 @@ from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.medium import knock_card
 from games.bots.playout import big_gin_value
-from games.bots.search import Search, sample_worlds
+from games.bots.search import Search
+from games.bots.worlds import sample_worlds
 from games.engine import HandState
 
 Action = dict[str, Any]

@@ -1,0 +1,131 @@
+"""Self-play tuning of the heuristic player's constants on duplicate hands.
+
+    python -m bench.bottune --b medium --pairs 600 --seed 7 --jobs 2 \
+        'danger=4' 'take_margin=1,shrink=2' ...
+
+Each argument is a variant of ``games.bots.policy.Params`` (fields, or the
+evaluation weights ``knockable``, ``gin``, ``danger``; empty: medium's values;
+``@hard``: a level) and is played against ``--b`` (a level) on the same
+duplicate hands as ``bench.bothands`` deals (same seeds, seats exchanged). Printed per variant: net
+points per hand with its 95% interval. Variants are compared on the same deals,
+so their differences are less noisy than their intervals suggest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import multiprocessing
+import random
+import sys
+import time
+from typing import Any
+
+from games.bots import choose_action, policy
+from games.bots.arena import net_per_hand
+from games.bots.heuristics import Weights
+from games.engine import HandState, RuleSet
+
+WEIGHT_FIELDS = {f.name for f in dataclasses.fields(Weights)}
+
+
+def parse_variant(text: str) -> policy.Params:
+    """``'danger=4,shrink=2'`` as Params."""
+    fields: dict[str, Any] = {}
+    weights: dict[str, float] = {}
+    for item in filter(None, text.split(",")):
+        name, value = item.split("=")
+        if name in WEIGHT_FIELDS:
+            weights[name] = float(value)
+        elif name in ("full_turns", "floor"):
+            fields[name] = int(value)
+        else:
+            fields[name] = float(value)
+    return policy.Params(weights=Weights(**weights), **fields)
+
+
+def play_hand(
+    rules: RuleSet, players: tuple[Any, Any], seed: bytes, dealer: int
+) -> list[int]:
+    """One hand; a player is a level name or Params. Points won per seat."""
+    state = HandState.deal(rules, dealer, seed)
+    move = 0
+    while not state.is_over:
+        seat = state.current_player
+        rng = random.Random(f"{seed.hex()}:{move}")
+        player = players[seat]
+        view, legal = state.player_view(seat), state.legal_actions()
+        if isinstance(player, str):
+            action = choose_action(player, view, legal, rng)
+        else:
+            action = policy.choose(view, legal, rng, player)
+        state, _ = state.apply(action)
+        move += 1
+    points = [0, 0]
+    if state.result.winner is not None:
+        points[state.result.winner] = state.result.points
+    return points
+
+
+def play_pair(job: tuple[str, str, str, int, int]) -> tuple[str, int, int]:
+    """Both hands of pair ``index`` for one variant: (variant, index, its net points)."""
+    variant, b, rules_name, seed, index = job
+    a = variant[1:] if variant.startswith("@") else parse_variant(variant)
+    rules = RuleSet.preset(rules_name)
+    deal = hashlib.sha256(f"hands:{seed}:{index}".encode()).digest()
+    p1 = play_hand(rules, (a, b), deal, index % 2)
+    p2 = play_hand(rules, (b, a), deal, index % 2)
+    return variant, index, (p1[0] - p1[1]) + (p2[1] - p2[0])
+
+
+def report(
+    options: argparse.Namespace, by_variant: dict[str, dict[int, int]], elapsed: float
+) -> None:
+    """Print each variant's net points per hand over the pairs every variant has played."""
+    common = set.intersection(*(set(nets) for nets in by_variant.values()))
+    pairs = sorted(common)
+    if not pairs:
+        return
+    first = options.variants[0]
+    print(f"vs {options.b}, seed {options.seed}, {len(pairs)} pairs, {elapsed:.0f} s", flush=True)
+    for variant, nets in by_variant.items():
+        values = [nets[i] for i in pairs]
+        net, half = net_per_hand([(n, 2) for n in values])
+        diff, dhalf = net_per_hand([(nets[i] - by_variant[first][i], 2) for i in pairs])
+        print(
+            f"{variant or '(medium)':40s} {net:+.2f} [{net - half:+.2f}, {net + half:+.2f}]"
+            f"   vs first: {diff:+.2f} ± {dhalf:.2f}",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="+")
+    parser.add_argument("--b", default="medium")
+    parser.add_argument("--rules", default="default")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--start", type=int, default=0, help="first pair's number")
+    parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=1)
+    options = parser.parse_args(argv)
+    work = [
+        (v, options.b, options.rules, options.seed, i)
+        for i in range(options.start, options.start + options.pairs)
+        for v in options.variants
+    ]
+    started = time.perf_counter()
+    by_variant: dict[str, dict[int, int]] = {v: {} for v in options.variants}
+    with multiprocessing.Pool(options.jobs) as pool:
+        for done, (variant, index, net) in enumerate(
+            pool.imap_unordered(play_pair, work, chunksize=2), 1
+        ):
+            by_variant[variant][index] = net
+            if done % (len(work) // 4 or 1) == 0 or done == len(work):
+                report(options, by_variant, time.perf_counter() - started)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
