@@ -145,7 +145,8 @@ def _shows_own_action(state: dict[str, Any], submission: Submission) -> bool:
         return False
     last = history[-1]
     kind = submission.action["type"]
-    return last["seat"] == submission.seat and (
+    # A hand's end ("hand_over", no seat) does not tell either.
+    return last.get("seat") == submission.seat and (
         last["type"] == kind or (kind == "knock" and last["type"] in ("gin", "big_gin"))
     )
 
