@@ -34,6 +34,7 @@ logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 CLOSE_NOT_FOUND = 4404
+CATCH_UP_GRACE_SECONDS = 1.0
 
 
 class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
@@ -124,10 +125,15 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             except Exception:
                 logger.exception("match socket %s: presence renewal failed", self.match_id)
                 continue
-            # A move broadcast while the socket was out of its groups: catch up.
+            # A move broadcast while the socket was out of its groups: catch up. The
+            # version just read may also be a move whose frame is on its way: it gets
+            # a moment to arrive, since a full state would take the place of the move's
+            # event (and the table announces each move from its event).
             if version > self.version:
-                with contextlib.suppress(Exception):
-                    await self._send_state(force=False)
+                await asyncio.sleep(CATCH_UP_GRACE_SECONDS)
+                if version > self.version:
+                    with contextlib.suppress(Exception):
+                        await self._send_state(force=False)
 
     def _renew(self) -> int:
         """Renew this socket's presence; the match's version now (one database hop)."""
