@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.stack import ROOT, Stack, free_port
-from bench.stats import percentile
+from bench.stats import cpu_seconds, percentile
 from games.messages import apply_frame
 
 MAX_PLAYERS = 2000
@@ -99,19 +99,6 @@ class RedisServer:
 
 
 # --- CPU time of the stack's processes ------------------------------------------------
-
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (all its threads), 0 if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-
 
 def postgres_backends(database: str) -> list[int]:
     """Pids of the PostgreSQL backends serving ``database``."""

@@ -6,9 +6,9 @@ action over the match WebSocket through the Redis channel layer.
     REDIS_URL=redis://127.0.0.1:6379/3 .venv/bin/python -m bench.live_play --moves 300
 
 Prints, per kind of call, the latency percentiles, the CPU time of the calling process
-and the number of SQL queries: ``move_submit`` (a player's action, publishing
-included), ``bot_turn_play`` (the computer's action: choice, lock, write, publishing),
-and for the socket: the time
+(and, per call, of its PostgreSQL backend) and the number of SQL queries:
+``move_submit`` (a player's action, publishing included), ``bot_turn_play`` (the
+computer's action: choice, lock, write, publishing), and for the socket: the time
 from sending an action to the player's own answer and to the opponent's frame. The
 database is migrated if needed; the rows created are deleted at the end. Tasks
 are not enqueued (the benchmark plays the computer's turns itself).
@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.stats import spread
+from bench.stats import cpu_seconds, spread
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
 
@@ -49,6 +49,8 @@ def timed(call: Callable[..., Any], cpu: list[float], **kwargs: Any) -> tuple[fl
 
 
 def bench_services(moves: int, users: list) -> None:
+    from django.db import connection
+
     from games import services
     from games.engine import HandState, RuleSet, timeout_action
     from games.models import Hand, Match, Seat
@@ -61,39 +63,48 @@ def bench_services(moves: int, users: list) -> None:
     human_q: set[int] = set()
     bot_q: set[int] = set()
     match = None
+    backend_cpu = 0.0
     while len(human_ms) + len(bot_ms) < moves:
         if match is None or match.status != Match.Status.ACTIVE:
             match = services.match_create_computer(
                 user=users[0], level="easy", rules=RuleSet.default()
             )
         match.refresh_from_db()
+        backend = connection.connection.info.backend_pid
         if match.status != Match.Status.ACTIVE:
             continue
         seat = Seat.objects.get(match=match, index=match.current_seat)
         version = match.version
         if seat.bot_level:
+            backend_cpu -= cpu_seconds(backend)
             ms, queries = timed(
                 services.bot_turn_play, bot_cpu, match_id=match.pk, expected_version=version
             )
             bot_ms.append(ms)
             bot_q.add(queries)
+            backend_cpu += cpu_seconds(backend)
             continue
         state = HandState.from_dict(Hand.objects.filter(match=match).latest("number").state)
         legal = state.legal_actions()
         knocks = [a for a in legal if a["type"] in ("knock", "big_gin")]
         action = rng.choice(knocks) if knocks else timeout_action(state)
+        backend_cpu -= cpu_seconds(backend)
         ms, queries = timed(
             services.move_submit, human_cpu,
             match=match, user=users[0], action=action, expected_version=version,
         )
         human_ms.append(ms)
         human_q.add(queries)
+        backend_cpu += cpu_seconds(backend)
     print("services (PostgreSQL, broadcast to the Redis layer included)")
     print(f"  move_submit    {percentiles(human_ms)}  queries {sorted(human_q)}")
     print(f"  bot_turn_play  {percentiles(bot_ms)}  queries {sorted(bot_q)}")
     print("  CPU of this process (the Python side of the call: ORM, engine, messages, publish)")
     print(f"  move_submit    {percentiles(human_cpu)}")
     print(f"  bot_turn_play  {percentiles(bot_cpu)}")
+    calls = len(human_ms) + len(bot_ms)
+    per_call = backend_cpu / calls * 1000
+    print(f"  CPU of the PostgreSQL backend per call (both kinds): {per_call:.2f} ms")
 
 
 async def bench_socket(moves: int, users: list) -> None:

@@ -1,4 +1,5 @@
-"""The benchmarks' one percentile and one way to print a spread of timings.
+"""The benchmarks' one percentile, one way to print a spread of timings, and the CPU
+time of a process.
 
 Percentiles are nearest-rank (the smallest sample with at least q% of the samples at
 or below it), as every figure in docs/benchmarks.md since this module reports them.
@@ -8,12 +9,25 @@ and reports it too); the benchmarks take it from here.
 
 from __future__ import annotations
 
+import os
 import statistics
 from collections.abc import Sequence
 
 from games.bots.arena import percentile
 
-__all__ = ["percentile", "spread"]
+__all__ = ["cpu_seconds", "percentile", "spread"]
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def spread(

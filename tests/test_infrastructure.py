@@ -37,6 +37,14 @@ def test_channel_layer_is_redis_and_delivers() -> None:
     assert async_to_sync(roundtrip)() == {"type": "probe", "n": 7}
 
 
+def test_redis_replies_are_parsed_by_hiredis() -> None:
+    # Every relayed move is a pub/sub message parsed by the Redis client: in C with
+    # hiredis (installed with redis[hiredis]), in Python without it.
+    from redis.utils import HIREDIS_AVAILABLE
+
+    assert HIREDIS_AVAILABLE
+
+
 def test_celery_broker_is_redis_and_not_eager() -> None:
     assert settings.CELERY_BROKER_URL.startswith("redis://")
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
