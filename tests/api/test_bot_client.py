@@ -51,9 +51,11 @@ def test_the_example_bot_plays_a_whole_match_against_the_computer(
     assert f"match {match.pk}: over, winner seat {match.winner_seat}" in run.stdout
     robot_seat = match.seats.get(user__username="robot")
     assert robot_seat.user.is_bot
-    # The bot played its own turns: none of them by the clock.
+    # The bot played its own turns: none of them by the clock. (How many there were
+    # is the deal's business: the computer, dealt a hand it can knock at once against
+    # one without melds, can win a match to 50 after the bot's first move.)
     assert not match.moves.filter(seat=robot_seat.index, auto=True).exists()
-    assert match.moves.filter(seat=robot_seat.index).count() > 10
+    assert match.moves.filter(seat=robot_seat.index).exists()
     request = urllib.request.Request(
         f"{live_asgi_server.url}/api/match/{match.pk}/export",
         headers={"Authorization": f"Bearer {token}"},

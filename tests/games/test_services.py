@@ -10,11 +10,13 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.db.models import F
 
 from games import errors, selectors, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
+from games.services import play
 from tests.games.helpers import current_state, make_user, play_one, play_until_hand
 
 pytestmark = pytest.mark.django_db
@@ -200,6 +202,62 @@ def test_the_same_move_submitted_twice_at_once_is_applied_once(alice):
     assert sorted(outcomes) == ["applied", "stale_version"]
     seat = human_seat(match, alice).index
     assert Move.objects.filter(match=match, seq__gt=version, seat=seat).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resignation_that_waited_for_the_lock_keeps_what_the_move_before_it_wrote(alice):
+    # The move before (here: one that ends a hand) changes the seats' statistics while
+    # holding the match; the resignation, waiting for the lock, must then read the
+    # seats as that move left them, or it writes the old statistics back.
+    match = computer_match_human_to_move(alice)
+    seat = human_seat(match, alice)
+    locked, release = threading.Event(), threading.Event()
+    outcomes: list[str] = []
+
+    def hand_ends() -> None:
+        try:
+            with transaction.atomic():
+                play.lock_match(match.pk)
+                Seat.objects.filter(pk=seat.pk).update(hands_won=F("hands_won") + 1)
+                locked.set()
+                assert release.wait(timeout=30)
+        finally:
+            connection.close()
+
+    def resign() -> None:
+        try:
+            services.match_resign(match=match, user=alice)
+            outcomes.append("resigned")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=hand_ends)
+    first.start()
+    assert locked.wait(timeout=30)
+    second = threading.Thread(target=resign)
+    second.start()
+    wait_until_a_query_waits_for_a_lock()
+    release.set()
+    first.join()
+    second.join()
+    assert outcomes == ["resigned"]
+    seat.refresh_from_db()
+    assert seat.hands_won == 1
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+
+
+def wait_until_a_query_waits_for_a_lock() -> None:
+    for _ in range(3000):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+        threading.Event().wait(0.01)
+    raise AssertionError("no query waited for the lock")
 
 
 def test_resign_ends_the_match_with_the_game_bonus_to_the_opponent(alice, monkeypatch):
