@@ -1,9 +1,9 @@
 """Reading a match in play under its lock, and writing a move's rows in one statement.
 
-A move costs at most four SQL statements, BEGIN and COMMIT included: the match row
-and its current hand, locked, read together with the seats and their users; one
-statement that writes everything the move changed (the Move row, the hand, the match
-row, and when a hand ends the seats and the next hand); COMMIT.
+A move costs at most five SQL statements, BEGIN and COMMIT included: the match row
+and its current hand, locked together; the seats with their users; one statement
+that writes everything the move changed (the Move row, the hand, the match row, and
+when a hand ends the seats and the next hand); COMMIT.
 
 ``Writes`` collects the inserts and updates of a move as plain SQL built from the
 models' fields (so every value goes through the field's own database conversion).
@@ -40,44 +40,51 @@ class Locked:
 
 
 def lock_match(match_id: int) -> Locked | None:
-    """Lock the match row, its current hand and its seats, and load the seats' users
-    and their number of open sockets, in one statement; None if the match is gone.
+    """Lock the match row and its current hand (one statement), and load the seats
+    with their users and their number of open sockets (one more); None if the match
+    is gone.
 
-    The statement is plain SQL written once per process (``_lock_query``): on the path
-    of every move, compiling the equivalent querysets cost more CPU than everything
-    else the service does."""
-    with _cursor() as cursor:
-        cursor.execute(_lock_query(), [match_id, match_id])
-        rows = cursor.fetchall()
-    if not rows:
+    Both statements are plain SQL written once per process (``_LockQueries``): on the
+    path of every move, compiling the equivalent querysets cost more CPU than
+    everything else the service does."""
+    queries = _lock_queries()
+    with connection.cursor() as cursor:
+        cursor.execute(queries.hand_and_match, [match_id])
+        row = cursor.fetchone()
+    if row is None:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             return None
-        seats = list(match.seats.select_related("user").order_by("index"))
-        return Locked(match=match, seats=seats, hand=None)
-    hand, match = _models(rows[0], (Hand, Match))
-    hand.match = match
+        hand = None
+    else:
+        hand, match = _models(row, (Hand, Match))
+        hand.match = match
+        if hand.result is not None and len(match.finished_hands) >= hand.number and (
+            match.status == Match.Status.ACTIVE
+        ):
+            # We waited for the lock while another transaction ended this hand and
+            # dealt the next: the row we joined was read before it committed.
+            hand = Hand.objects.filter(match_id=match_id).order_by("-number").first()
+    with connection.cursor() as cursor:
+        cursor.execute(queries.seats_and_users, [match_id])
+        rows = cursor.fetchall()
     seats = []
     sockets = {}
-    width = len(_conversions(connections[DEFAULT_DB_ALIAS], Hand)[0]) + len(
-        _conversions(connections[DEFAULT_DB_ALIAS], Match)[0]
-    )
     for row in rows:
-        seat, user = _models(row[width:-1], (Seat, User))
-        seat.match = match
+        seat, user = _models(row[:-1], (Seat, User))
         seat.user = user if seat.user_id is not None else None
         seats.append(seat)
         sockets[seat.index] = row[-1]
-    if hand.result is not None and len(match.finished_hands) >= hand.number and (
-        match.status == Match.Status.ACTIVE
-    ):
-        # We waited for the lock while another transaction ended this hand and dealt
-        # the next: the hand we joined was chosen before that commit.
-        hand = Hand.objects.filter(match_id=match_id).order_by("-number").first()
     return Locked(match=match, seats=seats, hand=hand, sockets=sockets)
 
 
-_lock_query_by_vendor: dict[str, str] = {}
+@dataclass(frozen=True)
+class _LockQueries:
+    hand_and_match: str
+    seats_and_users: str
+
+
+_lock_queries_by_vendor: dict[str, _LockQueries] = {}
 
 
 def _columns(model: type[models.Model], alias: str) -> str:
@@ -85,51 +92,32 @@ def _columns(model: type[models.Model], alias: str) -> str:
     return ", ".join(f"{alias}.{quote(str(f.column))}" for f in model._meta.concrete_fields)
 
 
-def _lock_query() -> str:
-    """The statement of ``lock_match`` for this database (built once): one row per
-    seat, each with the current hand, the match and the seat (all three locked), the
-    seat's user and its number of open sockets."""
-    found = _lock_query_by_vendor.get(connection.vendor)
+def _lock_queries() -> _LockQueries:
+    """The two statements of ``lock_match`` for this database (built once)."""
+    found = _lock_queries_by_vendor.get(connection.vendor)
     if found is None:
         quote = connection.ops.quote_name
         hand, match, seat, user, socket = (
             quote(m._meta.db_table) for m in (Hand, Match, Seat, User, SeatSocket)
         )
-        # The seats are locked too: a statement that waited for the lock reads the rows
-        # it locked as the transaction before it left them, and every other row as it
-        # was when the statement began (a hand's end changes the seats' statistics).
-        lock = " FOR UPDATE OF h, m, s" if connection.features.has_select_for_update_of else ""
-        match_id, number, seat_id, pk = (quote(c) for c in ("match_id", "number", "seat_id", "id"))
-        found = _lock_query_by_vendor[connection.vendor] = (
-            f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')},"
-            f" {_columns(Seat, 's')}, {_columns(User, 'u')},"
-            f" (SELECT COUNT(*) FROM {socket} k WHERE k.{seat_id} = s.{pk})"
-            f" FROM {hand} h"
-            f" JOIN {match} m ON m.{pk} = h.{match_id}"
-            f" JOIN {seat} s ON s.{match_id} = m.{pk}"
-            f" LEFT JOIN {user} u ON u.{pk} = s.{quote('user_id')}"
-            f" WHERE h.{match_id} = %s"
-            f" AND h.{number} = (SELECT MAX(x.{number}) FROM {hand} x WHERE x.{match_id} = %s)"
-            f" ORDER BY s.{quote('index')}{lock}"
+        lock = " FOR UPDATE OF h, m" if connection.features.has_select_for_update_of else ""
+        found = _LockQueries(
+            hand_and_match=(
+                f"SELECT {_columns(Hand, 'h')}, {_columns(Match, 'm')} FROM {hand} h"
+                f" JOIN {match} m ON m.{quote('id')} = h.{quote('match_id')}"
+                f" WHERE h.{quote('match_id')} = %s ORDER BY h.{quote('number')} DESC"
+                f" LIMIT 1{lock}"
+            ),
+            seats_and_users=(
+                f"SELECT {_columns(Seat, 's')}, {_columns(User, 'u')},"
+                f" (SELECT COUNT(*) FROM {socket} k WHERE k.{quote('seat_id')} = s.{quote('id')})"
+                f" FROM {seat} s"
+                f" LEFT JOIN {user} u ON u.{quote('id')} = s.{quote('user_id')}"
+                f" WHERE s.{quote('match_id')} = %s ORDER BY s.{quote('index')}"
+            ),
         )
+        _lock_queries_by_vendor[connection.vendor] = found
     return found
-
-
-def _cursor() -> Any:
-    """A cursor for the statements of a move. On PostgreSQL it binds the parameters on
-    the server: the hand's state and the match's results travel as parameters
-    instead of being quoted into the SQL text (in Python) and parsed by PostgreSQL.
-    Still Django's cursor wrapper: its errors, its query log and its execute wrappers."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    import psycopg
-
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw: Any = psycopg.Cursor(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else (
-        connection.make_cursor(raw)
-    )
 
 
 # Per database connection and model: the fields' attribute names and, for each field
@@ -199,7 +187,7 @@ class Writes:
     def run(self) -> None:
         if not self.statements:
             return
-        with _cursor() as cursor:
+        with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 *first, (last_sql, last_params) = self.statements
                 ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
