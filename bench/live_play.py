@@ -34,23 +34,24 @@ def percentiles(values: list[float]) -> str:
     return spread(values, count=True, mean=True)
 
 
-def timed(call: Callable[..., Any], cpu: list[float], **kwargs: Any) -> tuple[float, int]:
-    """Wall-clock milliseconds and SQL statements of one call; its CPU milliseconds
-    (this process's, the database's excluded) are appended to ``cpu``."""
+def timed(call: Callable[..., Any], cpu: list[float], **kwargs: Any) -> tuple[float, int, float]:
+    """Wall-clock milliseconds, SQL statements and the PostgreSQL backend's CPU seconds
+    of one call; its CPU milliseconds (this process's) are appended to ``cpu``."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    connection.ensure_connection()
+    backend = connection.connection.info.backend_pid
     with CaptureQueriesContext(connection) as queries:
-        start, start_cpu = time.perf_counter(), time.process_time()
+        start, start_cpu, start_db = time.perf_counter(), time.process_time(), cpu_seconds(backend)
         call(**kwargs)
         elapsed = (time.perf_counter() - start) * 1000
         cpu.append((time.process_time() - start_cpu) * 1000)
-    return elapsed, len(queries.captured_queries)
+        db = cpu_seconds(backend) - start_db
+    return elapsed, len(queries.captured_queries), db
 
 
 def bench_services(moves: int, users: list) -> None:
-    from django.db import connection
-
     from games import services
     from games.engine import HandState, RuleSet, timeout_action
     from games.models import Hand, Match, Seat
@@ -70,32 +71,29 @@ def bench_services(moves: int, users: list) -> None:
                 user=users[0], level="easy", rules=RuleSet.default()
             )
         match.refresh_from_db()
-        backend = connection.connection.info.backend_pid
         if match.status != Match.Status.ACTIVE:
             continue
         seat = Seat.objects.get(match=match, index=match.current_seat)
         version = match.version
         if seat.bot_level:
-            backend_cpu -= cpu_seconds(backend)
-            ms, queries = timed(
+            ms, queries, db = timed(
                 services.bot_turn_play, bot_cpu, match_id=match.pk, expected_version=version
             )
             bot_ms.append(ms)
             bot_q.add(queries)
-            backend_cpu += cpu_seconds(backend)
+            backend_cpu += db
             continue
         state = HandState.from_dict(Hand.objects.filter(match=match).latest("number").state)
         legal = state.legal_actions()
         knocks = [a for a in legal if a["type"] in ("knock", "big_gin")]
         action = rng.choice(knocks) if knocks else timeout_action(state)
-        backend_cpu -= cpu_seconds(backend)
-        ms, queries = timed(
+        ms, queries, db = timed(
             services.move_submit, human_cpu,
             match=match, user=users[0], action=action, expected_version=version,
         )
         human_ms.append(ms)
         human_q.add(queries)
-        backend_cpu += cpu_seconds(backend)
+        backend_cpu += db
     print("services (PostgreSQL, broadcast to the Redis layer included)")
     print(f"  move_submit    {percentiles(human_ms)}  queries {sorted(human_q)}")
     print(f"  bot_turn_play  {percentiles(bot_ms)}  queries {sorted(bot_q)}")
