@@ -4,15 +4,17 @@ A world is one way the hidden cards could lie, consistent with the view
 (``games.bots.worlds`` samples them from the card model and weights them by the
 opponent's behaviour): averages are weighted by it.
 
-The default move is that of a tuned heuristic player (``games.bots.policy``,
-``PARAMS``): its draws are played as they are (a search of the draw never changed
-medium's choice in 65 draws, yet took half of the time). After the draw the
+Owns the search levels' decisions and their settings (``Config``, one per level
+in ``LEVELS``). The default move is that of a tuned heuristic player
+(``games.bots.policy``, ``Config.params``): its draws are played as they are (a
+search of the draw never changed medium's choice in 65 draws, yet took half of the
+time; ``Config.draw_window`` searches the close ones, off for both levels). After the draw the
 alternatives (the default player's next best discards, not knocking when it
 knocks) are played out in the same worlds as the default with the fast playout
 policy (``games.bots.playout``), our own future knocks following the default
 player's schedule; a knock is valued exactly in each world (showdown with
 lay-offs). An alternative replaces the default only if it is better on average by
-more than MARGIN standard errors: a hand's value varies far more from world to
+more than MARGIN (``Config.margin``) standard errors: a hand's value varies far more from world to
 world than between two sensible moves, and a search that followed every small
 noisy difference would play worse than the heuristics. The budget is a number of
 simulated turns, so the choice depends only on the view and the random
@@ -53,6 +55,8 @@ class Config:
     margin: float = 2.0
     """An alternative must beat the default by this many standard errors (MARGIN in
     the module's description)."""
+    max_worlds: int = 600
+    """The search stops after this many worlds even with budget left."""
     draw_window: float = 0.0
     """The draw is searched (taking the discard against the stock or a pass) when the
     default player's two scores for it differ by less than this; 0: never."""
@@ -60,15 +64,17 @@ class Config:
 
 LEVELS = {
     "hard": Config(budget=6000, alternatives=2),
-    "expert": Config(budget=24000, alternatives=3),
+    "expert": Config(budget=40000, alternatives=4, margin=1.5, max_worlds=1200),
 }
+"""Expert plays the same default move as hard and searches more of it: one more
+discard, twice the worlds, and a lower margin (measured against hard on duplicate
+hands: docs/benchmarks.md, "The ladder (issue 16)")."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
 WORLD_BATCH = 4
 """Worlds are sampled this many at a time (every move is played in each)."""
 MIN_WORLDS = WORLD_BATCH
-MAX_WORLDS = 600
 class Search:
     """Plays candidate first moves out over shared sampled worlds."""
 
@@ -79,11 +85,13 @@ class Search:
         budget: int,
         params: policy.Params = policy.MEDIUM,
         margin: float = 2.0,
+        max_worlds: int = 600,
     ) -> None:
         self.k = k
         self.rng = rng
         self.budget = budget
         self.margin = margin
+        self.max_worlds = max_worlds
         self.rules = sim_rules(k)
         self.me = k.seat
         self.opp = 1 - k.seat
@@ -98,7 +106,7 @@ class Search:
         squares = [0.0] * len(moves)
         total = total_sq = 0.0
         played = used = 0
-        while played < MIN_WORLDS or (used < self.budget and played < MAX_WORLDS):
+        while played < MIN_WORLDS or (used < self.budget and played < self.max_worlds):
             for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH, pull=True):
                 base = 0
                 for index, move in enumerate(moves):
@@ -239,5 +247,6 @@ def choose_draw(
     moves: list[Move] = [("take", k.top), (kind, k.top)]
     if default is other:
         moves.reverse()
-    best = Search(k, rng, config.budget, config.params, config.margin).pick(moves)
+    search = Search(k, rng, config.budget, config.params, config.margin, config.max_worlds)
+    best = search.pick(moves)
     return take if best[0] == "take" else other
