@@ -5,7 +5,8 @@
 
 Each argument is a variant of ``games.bots.policy.Params`` (fields, or the
 evaluation weights ``knockable``, ``gin``, ``danger``; empty: medium's values;
-``@hard``: a level) and is played against ``--b`` (a level) on the same
+``@hard``: a level; ``@expert:margin=1.5,budget=40000``: a search level with fields
+of its ``games.bots.search.Config`` changed) and is played against ``--b`` (a level) on the same
 duplicate hands as ``bench.bothands`` deals (same seeds, seats exchanged). Printed per variant: net
 points per hand with its 95% interval. Variants are compared on the same deals,
 so their differences are less noisy than their intervals suggest.
@@ -22,7 +23,7 @@ import sys
 import time
 from typing import Any
 
-from games.bots import choose_action, policy
+from games.bots import choose_action, policy, search
 from games.bots.arena import net_per_hand
 from games.bots.heuristics import Weights
 from games.engine import HandState, RuleSet
@@ -45,6 +46,20 @@ def parse_variant(text: str) -> policy.Params:
     return policy.Params(weights=Weights(**weights), **fields)
 
 
+def parse_player(text: str) -> Any:
+    """A variant as a player: a level name, (level, search Config) or Params."""
+    if not text.startswith("@"):
+        return parse_variant(text)
+    level, _, changes = text[1:].partition(":")
+    if not changes:
+        return level
+    fields: dict[str, Any] = {}
+    for item in changes.split(","):
+        name, value = item.split("=")
+        fields[name] = int(value) if name in ("budget", "alternatives") else float(value)
+    return level, dataclasses.replace(search.LEVELS[level], **fields)
+
+
 def play_hand(
     rules: RuleSet, players: tuple[Any, Any], seed: bytes, dealer: int
 ) -> list[int]:
@@ -58,6 +73,8 @@ def play_hand(
         view, legal = state.player_view(seat), state.legal_actions()
         if isinstance(player, str):
             action = choose_action(player, view, legal, rng)
+        elif isinstance(player, tuple):
+            action = search.choose(view, legal, rng, level=player[0], config=player[1])
         else:
             action = policy.choose(view, legal, rng, player)
         state, _ = state.apply(action)
@@ -71,7 +88,7 @@ def play_hand(
 def play_pair(job: tuple[str, str, str, int, int]) -> tuple[str, int, int]:
     """Both hands of pair ``index`` for one variant: (variant, index, its net points)."""
     variant, b, rules_name, seed, index = job
-    a = variant[1:] if variant.startswith("@") else parse_variant(variant)
+    a = parse_player(variant)
     rules = RuleSet.preset(rules_name)
     deal = hashlib.sha256(f"hands:{seed}:{index}".encode()).digest()
     p1 = play_hand(rules, (a, b), deal, index % 2)

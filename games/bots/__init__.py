@@ -7,7 +7,8 @@ for the seat whose ``view`` (``state.player_view(seat)``) is given. Levels:
 * ``medium``: card tracking and heuristics (``games.bots.medium``);
 * ``hard``: medium's heuristics with self-play tuned constants (``games.bots.policy``)
   checked by information-set search over sampled worlds (``games.bots.search``);
-* ``expert``: the same with a larger search budget and more alternatives searched.
+* ``expert``: the same default move with a wider search: more worlds, one more
+  alternative discard, and a lower margin to leave the default move.
 
 Bots are stateless and see only the view (the public history is in it). They work
 on a deep copy, so nothing they do can reach or change the caller's objects. The

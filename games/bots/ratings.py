@@ -2,18 +2,20 @@
 
     python -m bench.botratings \
         --result medium:easy:276:400 \
-        --result hard:easy:43:60 \
-        --result hard:medium:48:80 \
-        --result expert:hard:11:20 \
+        --result hard:easy:311:420 \
+        --result hard:medium:231:400 \
+        --result expert:hard:49:100 \
+        --result expert:easy:66:80 \
         --write
 
 from these arena runs (duplicate matches to 100, default rules; commands and
 figures in docs/benchmarks.md):
 
     medium vs easy: 276 of 400 matches won
-    hard vs easy: 43 of 60 matches won
-    hard vs medium: 48 of 80 matches won
-    expert vs hard: 11 of 20 matches won
+    hard vs easy: 311 of 420 matches won
+    hard vs medium: 231 of 400 matches won
+    expert vs hard: 49 of 100 matches won
+    expert vs easy: 66 of 80 matches won
 
 Shown where a player chooses the computer's level. Do not edit by hand: rerun the
 arena and the command above.
@@ -23,9 +25,9 @@ from __future__ import annotations
 
 RATINGS: dict[str, int] = {
     "easy": 1500,
-    "medium": 1635,
-    "hard": 1687,
-    "expert": 1720,
+    "medium": 1638,
+    "hard": 1691,
+    "expert": 1712,
 }
 
 

@@ -4,15 +4,17 @@ A world is one way the hidden cards could lie, consistent with the view
 (``games.bots.worlds`` samples them from the card model and weights them by the
 opponent's behaviour): averages are weighted by it.
 
-The default move is that of a tuned heuristic player (``games.bots.policy``,
-``PARAMS``): its draws are played as they are (a search of the draw never changed
-medium's choice in 65 draws, yet took half of the time). After the draw the
+Owns the search levels' decisions and their settings (``Config``, one per level
+in ``LEVELS``). The default move is that of a tuned heuristic player
+(``games.bots.policy``, ``Config.params``): its draws are played as they are (a
+search of the draw never changed medium's choice in 65 draws, yet took half of the
+time; ``Config.draw_window`` searches the close ones, off for both levels). After the draw the
 alternatives (the default player's next best discards, not knocking when it
 knocks) are played out in the same worlds as the default with the fast playout
 policy (``games.bots.playout``), our own future knocks following the default
 player's schedule; a knock is valued exactly in each world (showdown with
 lay-offs). An alternative replaces the default only if it is better on average by
-more than MARGIN standard errors: a hand's value varies far more from world to
+more than MARGIN (``Config.margin``) standard errors: a hand's value varies far more from world to
 world than between two sensible moves, and a search that followed every small
 noisy difference would play worse than the heuristics. The budget is a number of
 simulated turns, so the choice depends only on the view and the random
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass, replace
 from typing import Any
 
 from games.bots import policy
@@ -37,27 +40,58 @@ from games.bots.worlds import sample_worlds, sim_rules
 Action = dict[str, Any]
 Move = tuple[str, int]
 
-BUDGETS = {"hard": 6000, "expert": 24000}
-"""Simulated turns per decision."""
-ALTERNATIVES = {"hard": 2, "expert": 3}
-"""How many of the default player's next best discards are searched besides its choice."""
-PARAMS = {"hard": policy.TUNED, "expert": policy.TUNED}
-"""The heuristic player (``games.bots.policy``) whose move is each level's default."""
-MARGIN = 2.0
-"""An alternative must beat the default by this many standard errors."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """How one search level decides."""
+
+    budget: int
+    """Simulated turns per decision."""
+    alternatives: int
+    """How many of the default player's next best discards are searched besides its choice."""
+    params: policy.Params = policy.TUNED
+    """The heuristic player (``games.bots.policy``) whose move is the default."""
+    margin: float = 2.0
+    """An alternative must beat the default by this many standard errors (MARGIN in
+    the module's description)."""
+    max_worlds: int = 600
+    """The search stops after this many worlds even with budget left."""
+    draw_window: float = 0.0
+    """The draw is searched (taking the discard against the stock or a pass) when the
+    default player's two scores for it differ by less than this; 0: never."""
+
+
+LEVELS = {
+    "hard": Config(budget=6000, alternatives=2),
+    "expert": Config(budget=40000, alternatives=4, margin=1.5, max_worlds=1200),
+}
+"""Expert plays the same default move as hard and searches more of it: one more
+discard, twice the worlds, and a lower margin (measured against hard on duplicate
+hands: docs/benchmarks.md, "The ladder (issue 16)")."""
+BUDGETS = {level: config.budget for level, config in LEVELS.items()}
+ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
+PARAMS = {level: config.params for level, config in LEVELS.items()}
 WORLD_BATCH = 4
 """Worlds are sampled this many at a time (every move is played in each)."""
 MIN_WORLDS = WORLD_BATCH
-MAX_WORLDS = 600
 class Search:
     """Plays candidate first moves out over shared sampled worlds."""
 
     def __init__(
-        self, k: Knowledge, rng: random.Random, budget: int, params: policy.Params = policy.MEDIUM
+        self,
+        k: Knowledge,
+        rng: random.Random,
+        budget: int,
+        params: policy.Params = policy.MEDIUM,
+        margin: float = 2.0,
+        max_worlds: int = 600,
     ) -> None:
         self.k = k
         self.rng = rng
         self.budget = budget
+        self.margin = margin
+        self.max_worlds = max_worlds
         self.rules = sim_rules(k)
         self.me = k.seat
         self.opp = 1 - k.seat
@@ -72,7 +106,7 @@ class Search:
         squares = [0.0] * len(moves)
         total = total_sq = 0.0
         played = used = 0
-        while played < MIN_WORLDS or (used < self.budget and played < MAX_WORLDS):
+        while played < MIN_WORLDS or (used < self.budget and played < self.max_worlds):
             for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH, pull=True):
                 base = 0
                 for index, move in enumerate(moves):
@@ -92,7 +126,7 @@ class Search:
             mean = sums[index] / total
             spread = max(0.0, squares[index] / total - mean * mean)
             error = math.sqrt(spread / max(1.0, effective - 1.0))
-            if mean > MARGIN * error and mean > best_score:
+            if mean > self.margin * error and mean > best_score:
                 best, best_score = moves[index], mean
         return best
 
@@ -152,13 +186,17 @@ def choose(
     *,
     level: str,
     budget: int | None = None,
+    config: Config | None = None,
 ) -> Action:
-    """The search player's action for this view."""
+    """The search player's action for this view (``config`` replaces the level's)."""
+    config = config or LEVELS[level]
+    if budget is not None:
+        config = replace(config, budget=budget)
     k = read_view(view)
-    params = PARAMS[level]
+    params = config.params
     ev = Evaluator(k, params.weights)
     if k.phase in ("first_turn", "draw"):
-        return policy.choose_draw(k, ev, legal, params)
+        return choose_draw(k, ev, legal, rng, config)
     big_gin = find(legal, type="big_gin")
     if big_gin is not None:
         return big_gin
@@ -167,7 +205,7 @@ def choose(
         return knock[1]
     forbidden = 1 << k.taken if k.taken is not None else 0
     ranked = [("discard", card) for _, card in ev.discard_scores(k.hand, forbidden)]
-    moves: list[Move] = ranked[: 1 + ALTERNATIVES[level]]
+    moves: list[Move] = ranked[: 1 + config.alternatives]
     if knock is not None and policy.should_knock(k, knock, params):
         # The search may decline the default player's knock, never knock where it
         # would wait: a knock is valued exactly, but play after it is valued by the
@@ -176,7 +214,7 @@ def choose(
         # default waits would win because of it (hard knocked at almost every chance
         # and lost points per hand: docs/benchmarks.md, "Computer opponents").
         moves.insert(0, ("knock", INDEX[knock[1]["card"]]))
-    search = Search(k, rng, BUDGETS[level] if budget is None else budget, params)
+    search = Search(k, rng, config.budget, params, config.margin)
     best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None
@@ -184,3 +222,31 @@ def choose(
     action = find(legal, type="discard", card=TEXT[best[1]])
     assert action is not None
     return action
+
+
+def choose_draw(
+    k: Knowledge, ev: Evaluator, legal: list[Action], rng: random.Random, config: Config
+) -> Action:
+    """The default player's draw, or the other draw if the search finds it better."""
+    default = policy.choose_draw(k, ev, legal, config.params)
+    take = find(legal, type="draw", source="discard")
+    other = find(legal, type="draw", source="stock") or find(legal, type="pass")
+    if (
+        config.draw_window <= 0
+        or take is None
+        or other is None
+        or k.top is None
+        or k.top in k.my_discards
+        or k.stock_count <= 2
+    ):
+        return default
+    gap = ev.take_value(k.hand, k.top)[0] - ev.stock_value(k.hand)
+    if abs(gap) >= config.draw_window:
+        return default
+    kind = "pass" if other["type"] == "pass" else "stock"
+    moves: list[Move] = [("take", k.top), (kind, k.top)]
+    if default is other:
+        moves.reverse()
+    search = Search(k, rng, config.budget, config.params, config.margin, config.max_worlds)
+    best = search.pick(moves)
+    return take if best[0] == "take" else other

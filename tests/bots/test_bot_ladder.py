@@ -9,8 +9,8 @@ measure strength (the figures are in docs/benchmarks.md, "The ladder (issue
 16)"): the test catches a change that makes a level clearly weaker than the one
 below it on these deals. When written, medium netted +289 points over easy on its
 20 pairs and hard +120 over medium on its 16 (about 1.5 s and 15 s of CPU).
-Expert over hard is not checked here: a pair of expert hands costs about 4 s of
-CPU, and a sample small enough for the suite says nothing about the 4x budget.
+Expert over hard is not checked here: a pair of expert hands costs about 9 s of
+CPU, and a sample small enough for the suite says nothing about its wider search.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ has the measurement)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -39,3 +40,55 @@ def test_search_levels_never_knock_where_their_default_waits(level: str) -> None
     for view, legal in waited:
         chosen = choose_action(level, view, legal, random.Random(1), budget=300)
         assert chosen["type"] == "discard", (view["hand"], chosen)
+
+
+def draw_turns() -> list[tuple[dict, list]]:
+    """(view, legal actions) on draws of seat 0 (medium) where the discard could be taken."""
+    turns: list[tuple[dict, list]] = []
+
+    def keep(state, view, legal, action) -> None:  # type: ignore[no-untyped-def]
+        if view["seat"] == 0 and any(a.get("source") == "discard" for a in legal):
+            turns.append((view, legal))
+
+    for n in range(3):
+        play_hand(RuleSet.default(), ("medium", "easy"), seed_bytes("draws", n), on_decision=keep)
+    return turns
+
+
+def test_expert_searches_wider_than_hard() -> None:
+    hard, expert = search.LEVELS["hard"], search.LEVELS["expert"]
+    assert expert.params == hard.params  # the same default move: only the search differs
+    assert expert.budget > hard.budget and expert.max_worlds > hard.max_worlds
+    assert expert.alternatives > hard.alternatives and expert.margin < hard.margin
+
+
+def test_the_margin_decides_how_often_the_search_leaves_the_default() -> None:
+    """With no margin the search follows its averages; with a huge one it never
+    leaves the default player's move."""
+    turns = knock_turns()[:12]
+    base = search.LEVELS["hard"]
+    left = {}
+    for margin in (0.0, 1e9):
+        config = replace(base, budget=400, margin=margin)
+        left[margin] = 0
+        for view, legal in turns:
+            default = policy.choose(view, legal, random.Random(1), base.params)
+            chosen = search.choose(view, legal, random.Random(1), level="hard", config=config)
+            assert chosen in legal
+            left[margin] += chosen != default
+    assert left[1e9] == 0 < left[0.0]
+
+
+def test_draw_search_only_within_its_window() -> None:
+    base = search.LEVELS["expert"]
+    turns = draw_turns()
+    assert len(turns) >= 5
+    for view, legal in turns:
+        default = policy.choose(view, legal, random.Random(1), base.params)
+        off = search.choose(view, legal, random.Random(1), level="expert",
+                            config=replace(base, budget=200, draw_window=0.0))
+        assert off == default
+        on = replace(base, budget=200, draw_window=1e9, margin=0.0)
+        first = search.choose(view, legal, random.Random(1), level="expert", config=on)
+        assert first in legal and first["type"] in ("draw", "pass")
+        assert search.choose(view, legal, random.Random(1), level="expert", config=on) == first
