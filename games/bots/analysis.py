@@ -37,8 +37,8 @@ from typing import Any
 from games.bots.cards import INDEX, TEXT
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
-from games.bots.medium import knock_card
 from games.bots.playout import big_gin_value
+from games.bots.policy import knock_card
 from games.bots.search import Search
 from games.bots.worlds import sample_worlds
 from games.engine import HandState

@@ -1,11 +1,10 @@
-"""A parametrised heuristic player: medium's design with tunable constants.
+"""The heuristic player (medium's design, ``games.bots.medium``) with tunable constants.
 
-``Params()`` plays exactly as medium does (tests/bots/test_bot_policy.py checks
-it); other values of its fields are the knobs that the self-play tuning of the
-search levels' default move turns (``bench/bottune.py``; the values chosen and
-their measurement are in docs/benchmarks.md, "The ladder (issue 16)").
-Medium itself stays as it is: the browser's offline medium must choose exactly
-as ``games.bots.medium`` does.
+``MEDIUM`` (= ``Params()``) is medium: its constants must stay as they are, since the
+browser's offline medium chooses exactly as it does (tests/offline/test_crosscheck.py).
+Other values of its fields are the knobs that the self-play tuning of the search
+levels' default move turns (``bench/bottune.py``; the values chosen and their
+measurement are in docs/benchmarks.md, "The ladder (issue 16)").
 """
 
 from __future__ import annotations
@@ -14,17 +13,38 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.bots.cards import TEXT
+from games.bots.cards import INDEX, TEXT, VALUE, deadwood
 from games.bots.heuristics import Evaluator, Weights
 from games.bots.knowledge import Knowledge, read_view
-from games.bots.medium import find, knock_card
 
 Action = dict[str, Any]
 
 
+def find(legal: list[Action], **fields: Any) -> Action | None:
+    """The legal action with these fields, or None."""
+    for action in legal:
+        if all(action.get(k) == v for k, v in fields.items()):
+            return action
+    return None
+
+
+def knock_card(hand11: int, legal: list[Action]) -> tuple[int, Action] | None:
+    """(deadwood, action) of the legal knock leaving the least deadwood, if any."""
+    best: tuple[int, int, Action] | None = None
+    for action in legal:
+        if action["type"] != "knock":
+            continue
+        card = INDEX[action["card"]]
+        key = (deadwood(hand11 & ~(1 << card)), -VALUE[card])
+        if best is None or key < best[:2]:
+            best = (*key, action)
+    return None if best is None else (best[0], best[2])
+
+
 @dataclass(frozen=True)
 class Params:
-    """The constants of one heuristic player (defaults: medium's)."""
+    """The constants of one heuristic player (defaults: medium's, tuned in seat-swapped
+    matches against easy)."""
 
     weights: Weights = field(default_factory=Weights)
     take_margin: float = 0.0
@@ -60,7 +80,7 @@ def choose_draw(k: Knowledge, ev: Evaluator, legal: list[Action], p: Params) -> 
     if take is None or other is None or k.top is None:
         return take or other or legal[0]
     if k.top in k.my_discards:
-        return other
+        return other  # never take back our own discard: bots could otherwise cycle
     take_score, _ = ev.take_value(k.hand, k.top)
     if take_score < ev.stock_value(k.hand) - p.take_margin:
         return take

@@ -33,8 +33,8 @@ from games.bots import policy
 from games.bots.cards import INDEX, TEXT
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
-from games.bots.medium import find, knock_card
 from games.bots.playout import DISCARD, DRAW, OFFER, knock_value, playout
+from games.bots.policy import find, knock_card
 from games.bots.worlds import sample_worlds, sim_rules
 
 Action = dict[str, Any]

@@ -1,6 +1,7 @@
 """The parametrised heuristic player (games/bots/policy.py) with its default
-constants is medium: it chooses exactly medium's action on every decision of a
-few hands, so tuned variants differ from medium only by their constants."""
+constants is medium: the level "medium" chooses exactly its action on every decision
+of a few hands, and its knock schedule is the integer one the browser's offline
+medium uses, so tuned variants differ from medium only by their constants."""
 
 from __future__ import annotations
 
@@ -28,9 +29,15 @@ def test_default_params_choose_as_medium() -> None:
     assert checked > 60
 
 
-def test_allowance_matches_medium_schedule() -> None:
-    from games.bots.medium import allowance_after
+def medium_allowance(knock_limit: int, opp_turns: int) -> int:
+    """Medium's knock schedule in integers, as games/static/games/offline/bots.js has it:
+    the full limit for two opponent turns, then 1.5 points less per turn, down to 2."""
+    if opp_turns <= 2:
+        return knock_limit
+    return max(min(knock_limit, 2), knock_limit - (3 * (opp_turns - 2) + 1) // 2)
 
+
+def test_allowance_matches_medium_schedule() -> None:
     for limit in range(11):
         for turns in range(20):
-            assert policy.MEDIUM.allowance_after(limit, turns) == allowance_after(limit, turns)
+            assert policy.MEDIUM.allowance_after(limit, turns) == medium_allowance(limit, turns)

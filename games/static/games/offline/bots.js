@@ -1,5 +1,5 @@
 // The computer players of the offline table: line-by-line ports of games/bots easy
-// (easy.py) and medium (medium.py, heuristics.py, knowledge.py). Given the same player
+// (easy.py) and medium (policy.py with MEDIUM, heuristics.py, knowledge.py). Given the same player
 // view, legal actions and random generator state (random.js, Python's generator) they
 // choose the same action as the server's; tests/offline/test_crosscheck.py checks it
 // on a shared corpus of views.
@@ -273,7 +273,7 @@ class Evaluator {
   }
 }
 
-// --- medium: decisions (bots/medium.py) --------------------------------------------------
+// --- medium: decisions (bots/policy.py, MEDIUM) ------------------------------------------
 
 const KNOCK_FULL_TURNS = 2;
 
