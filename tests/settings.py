@@ -5,7 +5,8 @@ pytest-xdist runs the suite in several worker processes (``-n`` in pyproject.tom
 pytest-django gives each its own test database (``test_ginsite_gw0``, ...); this
 module does the same for Redis, so one worker's channel layer, cache and Celery
 queue never meet another's: worker ``gwN`` uses database ``base + N`` of
-``REDIS_URL`` (with ``-n 3`` and the default ``/0``: databases 0, 1 and 2). A base too
+``REDIS_URL`` (with ``-n 3`` and the default ``/0``: databases 0, 1 and 2), and channel
+prefix ``asgi-gwN`` (pub/sub ignores the database number). A base too
 high for that stops the run with a clear error instead of sharing a database with
 another run. It rewrites the environment variable itself, before the site's
 settings read it, so the daphne and Celery processes the tests start (tests/workers.py)
@@ -35,5 +36,9 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker and os.environ.get("REDIS_URL"):
     os.environ["REDIS_URL"] = redis_url_for_worker(os.environ["REDIS_URL"], _worker)
     os.environ.pop("CHANNEL_REDIS_URLS", None)  # follows REDIS_URL
+    # Pub/sub channels belong to the whole Redis server, whatever the database: each
+    # worker's channel layer gets its own prefix, or workers would hear each other's
+    # groups (match and user ids repeat across the workers' databases).
+    os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-{_worker}"
 
 from ginsite.settings import *  # noqa: E402,F403

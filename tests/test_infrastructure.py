@@ -60,3 +60,45 @@ def test_ruff_is_clean() -> None:
         [sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _channel_layer_config_of_worker(worker: str) -> dict:
+    """The channel layer settings that tests/settings.py gives xdist worker ``worker``."""
+    import json
+    import os
+
+    code = ("import json; from django.conf import settings; "
+            "print(json.dumps(settings.CHANNEL_LAYERS['default']))")
+    env = {**os.environ, "PYTEST_XDIST_WORKER": worker, "DJANGO_SETTINGS_MODULE": "tests.settings",
+           "REDIS_URL": settings.REDIS_URL.rsplit("/", 1)[0] + "/0"}
+    env.pop("CHANNEL_PREFIX", None)  # as .ci/run starts the suite
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def test_parallel_test_workers_channel_layers_never_hear_each_other() -> None:
+    # Redis's pub/sub ignores the database number: two workers whose layers differ only
+    # in REDIS_URL's database would deliver each other's moves and challenges (match
+    # and user ids repeat across the workers' databases).
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    first, second = (_channel_layer_config_of_worker(w) for w in ("gw0", "gw1"))
+    assert first["BACKEND"] == second["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+    async def first_heard_by_second() -> dict:
+        a = RedisPubSubChannelLayer(**first["CONFIG"])
+        b = RedisPubSubChannelLayer(**second["CONFIG"])
+        try:
+            channel = await b.new_channel()
+            await b.group_add("match-1", channel)
+            await a.group_send("match-1", {"type": "probe", "from": "gw0"})
+            await b.group_send("match-1", {"type": "probe", "from": "gw1"})
+            # Redis delivers in the order it ran the two PUBLISHes: a crossed message
+            # would arrive first.
+            return await b.receive(channel)
+        finally:
+            await a.flush()
+            await b.flush()
+
+    assert async_to_sync(first_heard_by_second)() == {"type": "probe", "from": "gw1"}

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.api import services as api_services
 from games.engine.verify import verify_export
@@ -43,7 +44,12 @@ def test_a_person_plays_the_example_bot_to_the_end(site: Any, new_page: Any) -> 
         form.locator("select[name=variant]").select_option("time_freedom")
         form.locator("select[name=target]").select_option("50")
         form.locator("button[type=submit]").click()
-        page.wait_for_url("**/match/*/", timeout=30_000)  # the bot accepted
+        try:
+            page.wait_for_url("**/match/*/", timeout=30_000)  # the bot accepted
+        except PlaywrightTimeoutError:
+            bot.kill()
+            raise AssertionError(f"the bot did not accept; it printed:\n{bot.communicate()[0]}"
+                                 f"\nthe page says: {page.locator('main').inner_text()}") from None
         player = TablePlayer(page)
         page.locator("[data-my-hand] .card").first.wait_for()
         assert "BOT robo" in page.locator("[data-seat-bar=top] [data-name]").inner_text()
