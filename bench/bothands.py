@@ -10,7 +10,8 @@ hand of ``--a`` (its points minus ``--b``'s, over both hands of every pair) with
 95% interval over the pairs, and ``--a``'s CPU time per decision. Single hands have
 no match score, so this measures strength in points, not matches (the arena,
 ``bench.botarena``, plays whole matches); it needs far fewer hands than a match win
-rate to separate two levels.
+rate to separate two levels. ``--histogram`` also prints how many points the hands'
+winners scored, the table of games/bots/equity.py.
 """
 
 from __future__ import annotations
@@ -49,14 +50,30 @@ def play_hand(
     return points, cpu, decisions
 
 
-def play_pair(job: tuple[str, str, str, int, int]) -> tuple[int, float, int]:
-    """Both hands of pair ``index``: (net points of a, a's CPU seconds, a's decisions)."""
+def play_pair(job: tuple[str, str, str, int, int]) -> tuple[int, float, int, list[int]]:
+    """Both hands of pair ``index``: (net points of a, a's CPU seconds, a's decisions,
+    the winner's points of each hand, 0 for a drawn hand)."""
     a, b, rules_name, seed, index = job
     rules = RuleSet.preset(rules_name)
     deal = hashlib.sha256(f"hands:{seed}:{index}".encode()).digest()
     p1, cpu1, n1 = play_hand(rules, (a, b), deal, index % 2)
     p2, cpu2, n2 = play_hand(rules, (b, a), deal, index % 2)
-    return (p1[0] - p1[1]) + (p2[1] - p2[0]), cpu1[0] + cpu2[1], n1[0] + n2[1]
+    return (p1[0] - p1[1]) + (p2[1] - p2[0]), cpu1[0] + cpu2[1], n1[0] + n2[1], [
+        max(p1), max(p2)
+    ]
+
+
+def points_histogram(won: list[int]) -> str:
+    """The winners' points as games/bots/equity.py's HAND_POINTS: (points, share of the
+    hands won), in buckets of 3 points (their mean) to keep the table short."""
+    buckets: dict[int, list[int]] = {}
+    for points in won:
+        buckets.setdefault(points // 3, []).append(points)
+    rows = [
+        f"({round(sum(b) / len(b))}, {len(b) / len(won):.4f})"
+        for _, b in sorted(buckets.items())
+    ]
+    return "HAND_POINTS = (" + ", ".join(rows) + ")"
 
 
 def summary(nets: list[int]) -> tuple[float, float]:
@@ -69,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_level_arguments(parser)
     parser.add_argument("--pairs", type=int, default=100, help="pairs of hands")
+    parser.add_argument("--histogram", action="store_true",
+                        help="also print the winners' points per hand (for games/bots/equity.py)")
     options = parser.parse_args(argv)
     if options.pairs < 1 or options.jobs < 1:
         parser.error("--pairs and --jobs must be at least 1")
@@ -88,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         f"net points per hand of {options.a}: {net:+.2f}   95% CI [{net - half:+.2f}, "
         f"{net + half:+.2f}]   {options.a}: {cpu_ms:.1f} ms CPU per decision"
     )
+    if options.histogram:
+        won = [points for r in results for points in r[3] if points > 0]
+        print(f"{len(won)} hands won, {2 * options.pairs - len(won)} drawn\n"
+              + points_histogram(won))
     return 0
 
 

@@ -8,7 +8,8 @@ for the seat whose ``view`` (``state.player_view(seat)``) is given. Levels:
 * ``hard``: medium's heuristics with self-play tuned constants (``games.bots.policy``)
   checked by information-set search over sampled worlds (``games.bots.search``);
 * ``expert``: the same default move with a wider search: more worlds, one more
-  alternative discard, and a lower margin to leave the default move.
+  alternative discard, a lower margin to leave the default move, and outcomes valued
+  by the chance of winning the match (``games.bots.equity``) when the score is given.
 
 Bots are stateless and see only the view (the public history is in it). They work
 on a deep copy, so nothing they do can reach or change the caller's objects. The
@@ -36,11 +37,14 @@ def choose_action(
     rng: random.Random,
     *,
     budget: int | None = None,
+    scores: tuple[int, int] | None = None,
 ) -> Action:
     """The action the computer player of ``level`` takes (one of ``legal_actions``).
 
     ``budget`` overrides the search levels' number of simulated turns (tests use a
-    small one); other levels ignore it.
+    small one); other levels ignore it. ``scores``: the match's points of seats 0 and
+    1 before this hand (``MatchState.score.hand_points``); expert plays for the match
+    with them, and for the hand's points without.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
@@ -53,6 +57,6 @@ def choose_action(
     elif level == "medium":
         action = medium.choose(view, legal, rng)
     else:
-        action = search.choose(view, legal, rng, level=level, budget=budget)
+        action = search.choose(view, legal, rng, level=level, budget=budget, scores=scores)
     index = legal.index(action)
     return legal_actions[index]

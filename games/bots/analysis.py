@@ -34,12 +34,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from games.bots import policy
 from games.bots.cards import INDEX, TEXT
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.playout import big_gin_value
 from games.bots.policy import knock_card
-from games.bots.search import Search
+from games.bots.search import Config, Search
 from games.bots.worlds import sample_worlds
 from games.engine import HandState
 
@@ -219,7 +220,7 @@ def evaluate(
     """
     k = read_view(view)
     moves = candidates(k, legal, _to_move(played, k))
-    search = Search(k, rng, 0)
+    search = Search(k, rng, Config(budget=0, alternatives=0, params=policy.MEDIUM))
     # Hand points only: the line bonus (25 a won hand) doubles the spread of the
     # outcomes between worlds, and with it the samples needed (docs/analysis.md).
     search.rules = replace(search.rules, line_bonus=0)

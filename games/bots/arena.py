@@ -126,7 +126,10 @@ def play_match(
         view = state.player_view(seat)
         rng = random.Random(f"{seed}:{pair}:{swapped}:{match.hand_number - 1}:{move}")
         started, cpu_started = time.perf_counter(), time.process_time()
-        action = choose_action(seat_level[seat], view, state.legal_actions(), rng, budget=budget)
+        action = choose_action(
+            seat_level[seat], view, state.legal_actions(), rng, budget=budget,
+            scores=match.score.hand_points,
+        )
         seat_side[seat].times_ms.append((time.perf_counter() - started) * 1000)
         seat_side[seat].cpu_ms.append((time.process_time() - cpu_started) * 1000)
         match, _events = match.apply(seat, action)

@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from games.bots import policy
 from games.bots.cards import INDEX, TEXT
+from games.bots.equity import Equity
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.playout import DISCARD, DRAW, OFFER, knock_value, playout
@@ -60,15 +62,32 @@ class Config:
     draw_window: float = 0.0
     """The draw is searched (taking the discard against the stock or a pass) when the
     default player's two scores for it differ by less than this; 0: never."""
+    oversample: int = 1
+    """Worlds drawn per world played, the played ones chosen by their weights
+    (``games.bots.worlds.sample_worlds``); 1: every world drawn is played, weighted."""
+    match_aware: bool = False
+    """Outcomes are valued by the chance of winning the match (``games.bots.equity``)
+    rather than by points, when the caller gives the match score; near the end of a
+    match (ENDGAME_NEED) the search may also knock where the default player waits."""
+
+
+ENDGAME_NEED = 25
+"""A match-aware search also tries a knock the default player would not make when
+either player needs at most this many points: a knock won then usually ends the match
+(or a hand lost does), so the playouts' bias against waiting matters little."""
 
 
 LEVELS = {
     "hard": Config(budget=6000, alternatives=2),
-    "expert": Config(budget=40000, alternatives=4, margin=1.5, max_worlds=1200),
+    "expert": Config(
+        budget=40000, alternatives=4, margin=1.5, max_worlds=1200, oversample=4,
+        match_aware=True,
+    ),
 }
 """Expert plays the same default move as hard and searches more of it: one more
 discard, twice the worlds, and a lower margin (measured against hard on duplicate
-hands: docs/benchmarks.md, "The ladder (issue 16)")."""
+hands: docs/benchmarks.md, "The ladder (issue 16)"); and it plays for the match, not
+for the hand's points."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
@@ -82,21 +101,20 @@ class Search:
         self,
         k: Knowledge,
         rng: random.Random,
-        budget: int,
-        params: policy.Params = policy.MEDIUM,
-        margin: float = 2.0,
-        max_worlds: int = 600,
+        config: Config,
+        worth: Callable[[int], float] | None = None,
     ) -> None:
         self.k = k
         self.rng = rng
-        self.budget = budget
-        self.margin = margin
-        self.max_worlds = max_worlds
+        self.config = config
+        self.worth = worth
+        """Turns a playout's points into the value averaged (None: the points)."""
         self.rules = sim_rules(k)
         self.me = k.seat
         self.opp = 1 - k.seat
         self.my_limits = tuple(
-            params.allowance_after(k.knock_limit, k.opp_turns + 1 + turn) for turn in range(16)
+            config.params.allowance_after(k.knock_limit, k.opp_turns + 1 + turn)
+            for turn in range(16)
         )
 
     def pick(self, moves: list[Move]) -> Move:
@@ -106,12 +124,15 @@ class Search:
         squares = [0.0] * len(moves)
         total = total_sq = 0.0
         played = used = 0
-        while played < MIN_WORLDS or (used < self.budget and played < self.max_worlds):
-            for weight, opp_hand, stock in sample_worlds(self.k, self.rng, WORLD_BATCH, pull=True):
-                base = 0
+        config = self.config
+        while played < MIN_WORLDS or (used < config.budget and played < config.max_worlds):
+            worlds = sample_worlds(self.k, self.rng, WORLD_BATCH, True, config.oversample)
+            for weight, opp_hand, stock in worlds:
+                base = 0.0
                 for index, move in enumerate(moves):
-                    value, turns = self.play(move, opp_hand, stock)
+                    points, turns = self.play(move, opp_hand, stock)
                     used += turns + 1
+                    value = points if self.worth is None else self.worth(points)
                     if index == 0:
                         base = value
                     diff = value - base
@@ -126,7 +147,7 @@ class Search:
             mean = sums[index] / total
             spread = max(0.0, squares[index] / total - mean * mean)
             error = math.sqrt(spread / max(1.0, effective - 1.0))
-            if mean > self.margin * error and mean > best_score:
+            if mean > config.margin * error and mean > best_score:
                 best, best_score = moves[index], mean
         return best
 
@@ -187,8 +208,10 @@ def choose(
     level: str,
     budget: int | None = None,
     config: Config | None = None,
+    scores: tuple[int, int] | None = None,
 ) -> Action:
-    """The search player's action for this view (``config`` replaces the level's)."""
+    """The search player's action for this view (``config`` replaces the level's).
+    ``scores``: the match's points of seats 0 and 1 before this hand, if known."""
     config = config or LEVELS[level]
     if budget is not None:
         config = replace(config, budget=budget)
@@ -206,6 +229,7 @@ def choose(
     forbidden = 1 << k.taken if k.taken is not None else 0
     ranked = [("discard", card) for _, card in ev.discard_scores(k.hand, forbidden)]
     moves: list[Move] = ranked[: 1 + config.alternatives]
+    equity = match_equity(view, k, scores) if config.match_aware else None
     if knock is not None and policy.should_knock(k, knock, params):
         # The search may decline the default player's knock, never knock where it
         # would wait: a knock is valued exactly, but play after it is valued by the
@@ -214,7 +238,9 @@ def choose(
         # default waits would win because of it (hard knocked at almost every chance
         # and lost points per hand: docs/benchmarks.md, "Computer opponents").
         moves.insert(0, ("knock", INDEX[knock[1]["card"]]))
-    search = Search(k, rng, config.budget, params, config.margin)
+    elif knock is not None and equity is not None and equity.endgame(ENDGAME_NEED):
+        moves.append(("knock", INDEX[knock[1]["card"]]))
+    search = Search(k, rng, config, equity)
     best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None
@@ -222,6 +248,16 @@ def choose(
     action = find(legal, type="discard", card=TEXT[best[1]])
     assert action is not None
     return action
+
+
+def match_equity(
+    view: dict[str, Any], k: Knowledge, scores: tuple[int, int] | None
+) -> Equity | None:
+    """What the hand's outcomes are worth to this seat's match, or None without a score."""
+    if scores is None:
+        return None
+    target = int(view["rules"]["target_score"])
+    return Equity(target - scores[k.seat], target - scores[1 - k.seat], target, k.line_bonus)
 
 
 def choose_draw(
@@ -247,6 +283,6 @@ def choose_draw(
     moves: list[Move] = [("take", k.top), (kind, k.top)]
     if default is other:
         moves.reverse()
-    search = Search(k, rng, config.budget, config.params, config.margin, config.max_worlds)
+    search = Search(k, rng, config)
     best = search.pick(moves)
     return take if best[0] == "take" else other

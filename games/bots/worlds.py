@@ -75,13 +75,27 @@ def world_weight(k: Knowledge, opp_hand: int, pull: bool = False) -> float:
 
 
 def sample_worlds(
-    k: Knowledge, rng: random.Random, count: int, pull: bool = False
+    k: Knowledge, rng: random.Random, count: int, pull: bool = False, oversample: int = 1
 ) -> list[tuple[float, int, list[int]]]:
     """``count`` worlds as (likelihood weight, opponent's hand, stock with the next
     card last). The opponent's unknown cards are drawn by their card weights (the
     Efraimidis-Spirakis keys), the rest of the unseen cards form the stock in a
     random order, and the whole world gets its behavioural weight (with the deadwood
-    pull if ``pull``: the search levels use it, the post-hand analysis does not)."""
+    pull if ``pull``: the search levels use it, the post-hand analysis does not).
+
+    With ``oversample`` n > 1, ``n * count`` worlds are drawn and ``count`` of them
+    kept, each with the chance of its weight (again by Efraimidis-Spirakis keys), and
+    returned with weight 1: the weights are skewed (late in a hand a few worlds
+    carry most of the total), so a search that plays every drawn world spends most
+    of its playouts on worlds that barely count."""
+    if oversample > 1:
+        pool = sample_worlds(k, rng, count * oversample, pull)
+        keys = sorted(
+            ((math.log(1.0 - rng.random()) / weight, index) for index, (weight, _, _) in
+             enumerate(pool) if weight > 0),
+            reverse=True,
+        )
+        return [(1.0, pool[i][1], pool[i][2]) for _, i in keys[:count]]
     unseen = indices(k.unseen)
     need = max(0, min(k.opp_unknown, len(unseen)))
     worlds = []

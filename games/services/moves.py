@@ -119,7 +119,8 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
         hand = change.state.hand
         assert hand is not None
         action = choose_action(
-            seat.bot_level, hand.player_view(seat.index), hand.legal_actions(), random.Random()
+            seat.bot_level, hand.player_view(seat.index), hand.legal_actions(), random.Random(),
+            scores=change.state.score.hand_points,
         )
         change.act(seat.index, action)
         change.commit()

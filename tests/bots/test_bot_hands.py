@@ -10,8 +10,14 @@ from bench import bothands
 def test_a_level_against_itself_nets_exactly_zero_on_duplicate_deals() -> None:
     # The same deal, the same random generators, the seats exchanged: the same play.
     for index in range(3):
-        net, cpu, decisions = bothands.play_pair(("easy", "easy", "default", 5, index))
+        net, cpu, decisions, won = bothands.play_pair(("easy", "easy", "default", 5, index))
         assert net == 0 and decisions > 0 and cpu >= 0
+        assert won[0] == won[1]  # the same hand twice: the same winner's points
+
+
+def test_the_histogram_of_hand_points_is_equitys_table() -> None:
+    line = bothands.points_histogram([2, 3, 4, 25, 26, 30])
+    assert line == "HAND_POINTS = ((2, 0.1667), (4, 0.3333), (26, 0.3333), (30, 0.1667))"
 
 
 def test_summary_is_per_hand_with_a_95_percent_interval() -> None:

@@ -1,6 +1,7 @@
 """The search levels' knock policy: they may decline their default player's knock,
 never knock where it waits (games/bots/search.py explains why; docs/benchmarks.md
-has the measurement)."""
+has the measurement), except expert near the end of a match, which plays for the
+match (games/bots/equity.py)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def knock_turns() -> list[tuple[dict, list]]:
     return turns
 
 
-@pytest.mark.parametrize("level", ["hard", "expert"])
-def test_search_levels_never_knock_where_their_default_waits(level: str) -> None:
+def waited_turns(level: str) -> list[tuple[dict, list]]:
+    """Turns where a knock was legal and ``level``'s default player discarded instead."""
     params = search.PARAMS[level]
     waited = []
     for view, legal in knock_turns():
@@ -37,9 +38,29 @@ def test_search_levels_never_knock_where_their_default_waits(level: str) -> None
         if action["type"] == "discard":
             waited.append((view, legal))
     assert len(waited) >= 5
+    return waited
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_search_levels_never_knock_where_their_default_waits(level: str) -> None:
+    for view, legal in waited_turns(level):
+        # At the start of a match, and without a match score.
+        for scores in ((0, 0), None):
+            chosen = choose_action(level, view, legal, random.Random(1), budget=300, scores=scores)
+            assert chosen["type"] == "discard", (view["hand"], scores, chosen)
+
+
+def test_expert_needing_a_few_points_knocks_where_its_default_waits() -> None:
+    # Seat 0 needs 8 points to win the match: a knock that is not undercut ends it,
+    # while waiting for a better hand gives the opponent time to knock first.
+    waited = waited_turns("expert")
+    knocked = 0
     for view, legal in waited:
-        chosen = choose_action(level, view, legal, random.Random(1), budget=300)
-        assert chosen["type"] == "discard", (view["hand"], chosen)
+        chosen = choose_action("expert", view, legal, random.Random(1), scores=(92, 40))
+        knocked += chosen["type"] == "knock"
+        hard = choose_action("hard", view, legal, random.Random(1), scores=(92, 40))
+        assert hard["type"] == "discard"  # hard plays for points, whatever the score
+    assert knocked >= len(waited) // 4, (knocked, len(waited))
 
 
 def draw_turns() -> list[tuple[dict, list]]:
