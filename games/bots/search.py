@@ -2,7 +2,10 @@
 
 A world is one way the hidden cards could lie, consistent with the view
 (``games.bots.worlds`` samples them from the card model and weights them by the
-opponent's behaviour): averages are weighted by it.
+opponent's behaviour): averages are weighted by it, or (``Config.oversample``) the
+worlds played are drawn from more by their weights. Outcomes are hand points, or
+(``Config.match_aware``, with the match score) the chance of winning the match that
+they leave (``games.bots.equity``).
 
 Owns the search levels' decisions and their settings (``Config``, one per level
 in ``LEVELS``). The default move is that of a tuned heuristic player
