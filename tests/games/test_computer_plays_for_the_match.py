@@ -1,0 +1,66 @@
+"""The live computer is given the match score: expert one point from winning the match
+knocks where, at the start of a match, it waits for a better hand (games/bots/equity.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.engine import HandState, RuleSet
+from games.models import Match, Move, Seat
+from tests.bots.helpers import play_hand, seed_bytes
+from tests.factories import create_user
+
+pytestmark = pytest.mark.django_db
+
+
+def waited_knock() -> tuple[HandState, dict]:
+    """A position of seat 0 where a knock is legal and the default player discards,
+    and the result of a finished hand (to stand for the hands before it)."""
+    found: list[HandState] = []
+
+    def keep(state, view, legal, action) -> None:  # type: ignore[no-untyped-def]
+        if view["seat"] == 0 and any(a["type"] == "knock" for a in legal) and (
+            action["type"] == "discard"
+        ):
+            found.append(state)
+
+    for n in range(20):
+        finished = play_hand(RuleSet.default(), ("medium", "easy"), seed_bytes("endknock", n),
+                             on_decision=keep)
+        if found:
+            assert finished.result is not None
+            return found[0], finished.result.to_dict()
+    raise AssertionError("no such position in 20 hands")
+
+
+def computer_move(state: HandState, before: list[dict]) -> dict:
+    """What expert (in seat 0) plays in ``state`` after the hands ``before``."""
+    user = create_user(f"p{len(before)}")
+    match = services.match_create_computer(user=user, level="expert")
+    seats = list(Seat.objects.filter(match=match).order_by("index"))
+    if not seats[0].bot_level:  # the computer takes seat 0, the player seat 1
+        Seat.objects.filter(pk=seats[0].pk).update(index=2)
+        Seat.objects.filter(pk=seats[1].pk).update(index=0)
+        Seat.objects.filter(pk=seats[0].pk).update(index=1)
+    hand = match.hands.get()
+    hand.state, hand.dealer, hand.number = state.to_dict(), state.dealer, len(before) + 1
+    hand.save()
+    Match.objects.filter(pk=match.pk).update(
+        current_seat=0,
+        finished_hands=[
+            {"number": n, "dealer": 0, "commitment": "", "seed": "", "result": result}
+            for n, result in enumerate(before, start=1)
+        ],
+    )
+    match.refresh_from_db()
+    assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
+    return Move.objects.filter(match=match).order_by("-seq").first().action  # type: ignore[union-attr]
+
+
+def test_expert_one_point_from_the_match_knocks_where_it_waits_at_the_start() -> None:
+    state, result = waited_knock()
+    assert computer_move(state, [])["type"] == "discard"
+    won_99 = {**result, "kind": "knock", "winner": 0, "points": 99}
+    assert computer_move(state, [won_99])["type"] == "knock"
