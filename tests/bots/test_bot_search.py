@@ -79,7 +79,7 @@ def draw_turns() -> list[tuple[dict, list]]:
 def test_expert_searches_wider_than_hard() -> None:
     hard, expert = search.LEVELS["hard"], search.LEVELS["expert"]
     assert expert.params == hard.params  # the same default move: only the search differs
-    assert expert.budget > hard.budget and expert.max_worlds > hard.max_worlds
+    assert expert.budget > hard.budget and expert.oversample > hard.oversample
     assert expert.alternatives > hard.alternatives and expert.margin < hard.margin
 
 
