@@ -486,8 +486,8 @@ def test_the_computer_decides_from_its_player_view_only(alice, monkeypatch):
 
     seen = []
 
-    def spy(level, view, legal, rng):
-        seen.append((level, view, legal))
+    def spy(level, view, legal, rng, *, scores):
+        seen.append((level, view, legal, scores))
         return legal[0]
 
     monkeypatch.setattr(moves, "choose_action", spy)
@@ -501,9 +501,10 @@ def test_the_computer_decides_from_its_player_view_only(alice, monkeypatch):
         match.refresh_from_db()
     state = current_state(match)
     assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
-    [(level, view, legal)] = seen
+    [(level, view, legal, scores)] = seen
     assert level == "hard"
     assert view == state.player_view(bot) and legal == state.legal_actions()
+    assert scores == (0, 0)  # besides the view, the match's public score
     hidden = {str(c) for c in state.hands[1 - bot]} | {str(c) for c in state.stock}
     shown = set(view["hand"]) | set(view["discard_pile"]) | {view["upcard"]}
     assert not hidden & shown
