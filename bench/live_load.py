@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.stack import ROOT, Stack, free_port
-from bench.stats import cpu_seconds, percentile
+from bench.stats import cpu_seconds, percentile, tree_cpu_seconds
 from games.messages import apply_frame
 
 MAX_PLAYERS = 2000
@@ -100,14 +100,15 @@ class RedisServer:
 
 # --- CPU time of the stack's processes ------------------------------------------------
 
-def postgres_backends(database: str) -> list[int]:
-    """Pids of the PostgreSQL backends serving ``database``."""
+def postmaster_pid() -> int:
+    """The pid of the PostgreSQL server's postmaster (the parent of its checkpointer)."""
     answer = subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-Atc",
-         f"SELECT pid FROM pg_stat_activity WHERE datname = '{database}'"],
-        capture_output=True, text=True,
+         "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'"],
+        capture_output=True, text=True, check=True,
     )
-    return [int(line) for line in answer.stdout.split()]
+    with open(f"/proc/{int(answer.stdout)}/stat") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[1])
 
 
 @dataclass
@@ -119,21 +120,22 @@ class CpuSample:
 
 
 class CpuMeter:
-    """Samples the CPU time of the stack's processes; PostgreSQL backends come and go
-    (connections are closed and opened again), so each one's last reading is kept."""
+    """Samples the CPU time of the stack's processes. PostgreSQL's is the whole
+    server's: every backend's, including those that closed during the step (the
+    site's connections are closed and opened again every minute, and a backend read
+    only at the window's edges would lose its time), and its background workers'
+    (WAL writer, checkpointer, autovacuum). Other databases' work on the same server
+    counts too: measure on a quiet machine."""
 
-    def __init__(self, groups: dict[str, list[int]], database: str) -> None:
+    def __init__(self, groups: dict[str, list[int]]) -> None:
         self.groups = groups
-        self.database = database
-        self.backends: dict[int, float] = {}
+        self.postmaster = postmaster_pid()
 
     def sample(self) -> CpuSample:
         parts = {
             name: sum(cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
         }
-        for pid in postgres_backends(self.database):
-            self.backends[pid] = max(self.backends.get(pid, 0.0), cpu_seconds(pid))
-        parts["postgres"] = sum(self.backends.values())
+        parts["postgres"] = tree_cpu_seconds(self.postmaster)
         return CpuSample(time.time(), parts)
 
 
@@ -529,7 +531,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
         "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
         "redis": [server.process.pid for server in redis_servers],
         "clients": [p.pid for p in processes],
-    }, args.database)
+    })
     loads: list[tuple[float, float]] = []
     edges = [edge for window in windows for edge in window]
     samples: list[CpuSample] = []

@@ -15,19 +15,43 @@ from collections.abc import Sequence
 
 from games.bots.arena import percentile
 
-__all__ = ["cpu_seconds", "percentile", "spread"]
+__all__ = ["cpu_seconds", "percentile", "spread", "tree_cpu_seconds"]
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads), 0 if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
+    fields = _stat(pid)
+    if fields is None:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def tree_cpu_seconds(root: int) -> float:
+    """CPU time of process ``root`` and of all its children, those still running and
+    those that have exited (the kernel adds a child's time to its parent's once the
+    parent has reaped it): for the PostgreSQL server, its postmaster's pid gives every
+    backend's and background worker's time, however short-lived the backend."""
+    children = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            fields = _stat(int(entry))
+            if fields is not None and int(fields[1]) == root:
+                children += sum(int(f) for f in fields[11:15]) / CLOCK_TICKS
+    fields = _stat(root)
+    if fields is None:
+        return 0.0
+    return children + sum(int(f) for f in fields[11:15]) / CLOCK_TICKS
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (state first)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
 
 
 def spread(

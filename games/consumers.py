@@ -4,8 +4,8 @@ Thin: authenticate by the session, parse and check each frame, call one service
 or selector, reply. A player's own answers go straight down their socket; what
 other sockets must hear comes through the channel layer from games.broadcast.
 Bad input is answered with an ``error`` frame and never closes the socket.
-A seated player's socket renews its presence while it is open
-(games/services/presence.py), so a socket lost with a killed process expires.
+A seated player's socket is renewed, with the process's other sockets, while it is
+open (games/presence_renewer.py), so a socket lost with a killed process expires.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeGuard
@@ -22,12 +21,11 @@ from typing import Any, TypeGuard
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import broadcast, selectors, services
+from games import broadcast, presence_renewer, selectors, services
 from games.chat.sockets import ChatSocketMixin
 from games.db_threads import db
 from games.errors import StaleVersionError
 from games.models import Match
-from games.services.presence import RENEW_SECONDS
 from ginsite.errors import AppError, error_frame
 
 logger = logging.getLogger(__name__)
@@ -44,21 +42,21 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     # (far above what a person clicks; a flood gets rate_limited errors).
     rate_burst = 30
     rate_per_second = 10.0
-    presence_renew_seconds: float = RENEW_SECONDS
 
     match_id: int
     seat: int | None
     version: int
-    presence_renewer: asyncio.Task | None = None
     presence_renewal: asyncio.Future | None = None
+    catching_up: asyncio.Future | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
             await super().__call__(scope, receive, send)
         finally:
             # However the consumer ends, its socket no longer renews its presence.
-            if self.presence_renewer is not None:
-                self.presence_renewer.cancel()
+            presence_renewer.renewer().discard(self)
+            if self.catching_up is not None:
+                self.catching_up.cancel()
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -83,7 +81,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             match=match, user=self.user, channel_name=self.channel_name
         )
         if self.seat is not None:
-            self.presence_renewer = asyncio.create_task(self._renew_presence())
+            presence_renewer.renewer().add(self)
         audience = (
             broadcast.spectator_group(self.match_id)
             if self.seat is None
@@ -105,48 +103,45 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                 match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
             )
 
-    async def _renew_presence(self) -> None:
-        """About every ``presence_renew_seconds`` while the socket is open: it is
-        alive, it is in its groups again (a Redis restart empties the channel layer's
-        groups; a socket that stayed open would otherwise never hear of the match
-        again), and it gets the state if the match moved on meanwhile.
+    # --- presence, renewed with the process's other sockets (games/presence_renewer.py) ---
 
-        Each wait is 75-100% of the period, drawn at random: sockets that connected
-        together (a server restart reconnects every player at once) would otherwise
-        renew together, every period, and hold up the moves of that second."""
-        while True:
-            await asyncio.sleep(self.presence_renew_seconds * random.uniform(0.75, 1.0))
-            for group in (*self.joined, *self.chat_groups):
-                with contextlib.suppress(Exception):  # Redis down: next period tries again
-                    await self.channel_layer.group_add(group, self.channel_name)
-            self.presence_renewal = asyncio.ensure_future(db(self._renew)())
-            try:
-                version = await asyncio.shield(self.presence_renewal)
-            except Exception:
-                logger.exception("match socket %s: presence renewal failed", self.match_id)
-                continue
-            # A move broadcast while the socket was out of its groups: catch up. The
-            # version just read may also be a move whose frame is on its way: it gets
-            # a moment to arrive, since a full state would take the place of the move's
-            # event (and the table announces each move from its event).
-            if version > self.version:
-                await asyncio.sleep(CATCH_UP_GRACE_SECONDS)
-                if version > self.version:
-                    with contextlib.suppress(Exception):
-                        await self._send_state(force=False)
+    async def rejoin_groups(self) -> None:
+        for group in (*self.joined, *self.chat_groups):
+            await self.channel_layer.group_add(group, self.channel_name)
 
-    def _renew(self) -> int:
-        """Renew this socket's presence; the match's version now (one database hop)."""
-        services.seat_socket_renew(
-            match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+    def renew_alone(self) -> None:
+        """Renew this socket's presence on its own (the sweep expired it: it is
+        registered again, and the table is told its player is back)."""
+        self.presence_renewal = asyncio.ensure_future(
+            db(services.seat_socket_renew)(
+                match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+            )
         )
-        return selectors.match_version(match_id=self.match_id)[0]
+
+    def catch_up(self, version: int) -> None:
+        """The match is at ``version``: a move broadcast while the socket was out of its
+        groups is caught up with a full state. The version may also be a move whose
+        frame is on its way: it gets a moment to arrive, since a full state would take
+        the place of the move's event (and the table announces each move from its
+        event)."""
+        if version > self.version and self.catching_up is None:
+            self.catching_up = asyncio.ensure_future(self._catch_up(version))
+
+    async def _catch_up(self, version: int) -> None:
+        try:
+            await asyncio.sleep(CATCH_UP_GRACE_SECONDS)
+            if version > self.version:
+                with contextlib.suppress(Exception):
+                    await self._send_state(force=False)
+        finally:
+            self.catching_up = None
 
     async def _stop_presence_renewal(self) -> None:
         # A renewal already running in its database thread finishes first: one that
         # ran after the socket's row was deleted would register the socket again.
-        if self.presence_renewer is not None:
-            self.presence_renewer.cancel()
+        presence_renewer.renewer().discard(self)
+        if self.catching_up is not None:
+            self.catching_up.cancel()
         if self.presence_renewal is not None:
             with contextlib.suppress(Exception):
                 await self.presence_renewal

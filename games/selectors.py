@@ -36,6 +36,11 @@ def match_version(*, match_id: int) -> tuple[int, str]:
     return Match.objects.filter(pk=match_id).values_list("version", "status").first() or (0, "")
 
 
+def match_versions(*, match_ids: list[int]) -> dict[int, int]:
+    """The version now of each match of ``match_ids`` that still exists."""
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+
 def invite_host(*, match: Match) -> Seat | None:
     """The seat of whoever sent the invitation to ``match`` (the first one taken)."""
     return match.seats.select_related("user").first()

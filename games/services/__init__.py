@@ -20,7 +20,13 @@ from .matches import (
 )
 from .moves import MoveResult, bot_turn_play, clock_expire, clock_sweep, clock_tick, move_submit
 from .offline import offline_match_import
-from .presence import seat_connect, seat_disconnect, seat_socket_renew, seat_sockets_expire
+from .presence import (
+    seat_connect,
+    seat_disconnect,
+    seat_socket_renew,
+    seat_sockets_expire,
+    seat_sockets_renew,
+)
 from .quickmatch import quickmatch_cancel, quickmatch_enqueue
 
 __all__ = [
@@ -47,4 +53,5 @@ __all__ = [
     "seat_disconnect",
     "seat_socket_renew",
     "seat_sockets_expire",
+    "seat_sockets_renew",
 ]

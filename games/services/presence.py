@@ -2,7 +2,8 @@
 the time a player is disconnected on their own turn).
 
 Each open socket of a seated player is a ``SeatSocket`` row that its server process
-renews about every ``RENEW_SECONDS`` (a random 75-100% of it: games/consumers.py). A
+renews about every ``RENEW_SECONDS``, all of the process's sockets in one statement
+(games/presence_renewer.py). A
 socket that closes removes its row at once; one whose process died without closing
 it (kill -9, a lost machine) stops being renewed, and the clock sweep removes it after
 ``SOCKET_EXPIRY``. A seat is connected while it has a row (several tabs count once);
@@ -83,6 +84,25 @@ def seat_socket_renew(
     if SeatSocket.objects.filter(channel_name=channel_name).update(last_seen=now):
         return
     seat_connect(match=match, user=user, channel_name=channel_name, now=now)
+
+
+def seat_sockets_renew(*, channel_names: list[str], now: datetime | None = None) -> set[str]:
+    """The sockets ``channel_names`` (all of one server process) are alive: one UPDATE
+    of their ``last_seen``. Returns those that have no row any more (the sweep expired
+    them while their process stalled, or they closed meanwhile): the caller renews
+    each that is still open with ``seat_socket_renew``, which registers it again."""
+    now = play.now_or(now)
+    if not channel_names:
+        return set()
+    if SeatSocket.objects.filter(channel_name__in=channel_names).update(last_seen=now) == len(
+        set(channel_names)
+    ):
+        return set()
+    return set(channel_names) - set(
+        SeatSocket.objects.filter(channel_name__in=channel_names).values_list(
+            "channel_name", flat=True
+        )
+    )
 
 
 def seat_disconnect(

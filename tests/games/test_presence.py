@@ -18,9 +18,9 @@ from django.utils import timezone
 from websockets.sync.client import connect
 
 from games import broadcast, services
-from games.consumers import MatchConsumer
 from games.engine import RuleSet
 from games.models import Match, Seat, SeatSocket
+from games.presence_renewer import Renewer
 from games.services import presence, scheduling
 from tests.games.helpers import make_user
 from tests.games.sockets import Socket, session_cookie
@@ -289,7 +289,7 @@ def is_connected(match: Match, user) -> bool:
 async def test_an_open_socket_renews_its_presence_until_it_closes(
     django_user_model, monkeypatch
 ):
-    monkeypatch.setattr(MatchConsumer, "presence_renew_seconds", 0.2)
+    monkeypatch.setattr(Renewer, "period", 0.2)
     match, alice = await computer_match_for_alice(django_user_model)
     socket = await Socket.open(match.pk, alice)
     await socket.receive_type("state")
@@ -304,6 +304,34 @@ async def test_an_open_socket_renews_its_presence_until_it_closes(
     await asyncio.sleep(0.5)  # the renewal stopped: nothing brings the socket back
     assert await sockets_of(match) == []
     assert not await is_connected(match, alice)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_sockets_the_sweep_expired_while_their_process_stalled_come_back_at_its_next_renewal(
+    django_user_model, monkeypatch
+):
+    """A process renews all its sockets together; those it finds expired (the process
+    stalled past the expiry and the sweep removed them) are registered again."""
+    monkeypatch.setattr(Renewer, "period", 0.2)
+    match, alice = await computer_match_for_alice(django_user_model)
+    tabs = [await Socket.open(match.pk, alice) for _ in range(2)]
+    for tab in tabs:
+        await tab.receive_type("state")
+    channels = {channel for channel, _seen in await sockets_of(match)}
+    assert len(channels) == 2
+    expired = await database_sync_to_async(services.seat_sockets_expire)(
+        now=timezone.now() + presence.SOCKET_EXPIRY + SECOND
+    )
+    assert expired == 1
+    for _ in range(100):  # the next renewal, in about 0.2 s
+        if await is_connected(match, alice):
+            break
+        await asyncio.sleep(0.05)
+    assert await is_connected(match, alice)
+    assert {channel for channel, _seen in await sockets_of(match)} == channels
+    for tab in tabs:
+        await tab.close()
+    assert await sockets_of(match) == []
 
 
 # --- a real server process killed with -9 --------------------------------------------------

@@ -1,13 +1,13 @@
 """Boards and ratings update by themselves through a real Celery worker: the beat
-schedule's task (as django-celery-beat's DatabaseScheduler stores and sends it) and
-the rating task enqueued when a rated match finishes."""
+schedule's task (as beat's scheduler, django-celery-beat's DatabaseScheduler, stores
+and sends it) and the rating task enqueued when a rated match finishes."""
 
 import pytest
 from django.db import transaction
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
-from django_celery_beat.schedulers import DatabaseScheduler
 
+from ginsite.beat_scheduler import Scheduler
 from ginsite.celery import app as celery_app
 from leaderboards import hooks
 from leaderboards.models import Board, BoardEntry, Rating
@@ -34,7 +34,7 @@ def test_beat_task_and_rating_task_run_on_a_real_worker(live_celery_worker, sett
     assert Rating.objects.get(user=bob).rating > 1500 > Rating.objects.get(user=ann).rating
 
     # The schedule as beat sees it (synced into the admin-editable PeriodicTask table).
-    DatabaseScheduler(app=celery_app, lazy=False)
+    Scheduler(app=celery_app, lazy=False)
     refresh = PeriodicTask.objects.get(name="leaderboards-refresh-boards")
     assert refresh.enabled and refresh.interval.every == 60  # within a minute: docs/operations.md
     celery_app.send_task(refresh.task)  # what beat sends when the entry is due
