@@ -11,9 +11,11 @@ again only when a test changes those settings):
   (ginsite/embedded_beat.py). Work pending when the process stops is lost; the
   periodic sweeps pick it up.
 - the publisher sends events to channel-layer groups from any thread:
-  ``LayerPublisher`` (Redis) straight away, on the server's loop or the process's
-  own; ``InMemoryPublisher`` (the in-memory layer, whose queues belong to the
-  server's event loop) hands them to the loop the consumers bound with ``bind``.
+  ``PubSubPublisher`` (channels-redis's pub/sub layer, the default) from the calling
+  thread itself, one pipelined round trip to Redis per batch; ``LayerPublisher`` (any
+  other layer over the network) on the server's loop or the process's own;
+  ``InMemoryPublisher`` (the in-memory layer, whose queues belong to the server's
+  event loop) hands them to the loop the consumers bound with ``bind``.
 
 Nothing else in the site asks which mode it runs in.
 """
@@ -167,6 +169,67 @@ class LayerPublisher:
             return self._own_loop
 
 
+class PubSubPublisher:
+    """channels-redis's pub/sub layer, where a group send is one ``PUBLISH`` of the
+    layer's serialized event on the group's Redis channel (``<prefix>__group__<group>``,
+    on the shard that the layer's hash picks), which any thread can run. A move's
+    database thread publishes its messages itself, all of a batch's for a shard in one
+    pipelined round trip, over a synchronous client's connection: no hop to an event
+    loop and back, no task per group. Each batch's events reach each group in order.
+    tests/reliability/test_channel_layer.py checks that what it sends reaches the
+    layer's group members."""
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        from channels_redis.utils import decode_hosts
+
+        self.prefix = config.get("prefix", "asgi")
+        self.hosts = decode_hosts(config.get("hosts"))
+        self._clients: list[Any] = []
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def supports(config: dict[str, Any]) -> bool:
+        """Hosts given by address (URL), as the site's settings give them."""
+        from channels_redis.utils import decode_hosts
+
+        return all("address" in host for host in decode_hosts(config.get("hosts")))
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Not needed: any thread publishes."""
+
+    def send(self, sends: Sends) -> None:
+        from channels.layers import get_channel_layer
+        from channels_redis.utils import _consistent_hash
+
+        layer = get_channel_layer()
+        clients = self._redis_clients()
+        pipelines: dict[int, Any] = {}
+        for group, event in sends:
+            channel = f"{self.prefix}__group__{group}"
+            shard = _consistent_hash(channel, len(clients))
+            if shard not in pipelines:
+                pipelines[shard] = clients[shard].pipeline(transaction=False)
+            pipelines[shard].publish(channel, layer.serialize(event))
+        for pipeline in pipelines.values():
+            pipeline.execute()
+
+    def _redis_clients(self) -> list[Any]:
+        if not self._clients:
+            import redis
+
+            with self._lock:
+                if not self._clients:
+                    self._clients = [
+                        redis.Redis.from_url(
+                            host["address"],
+                            **{k: v for k, v in host.items() if k != "address"}
+                            | {"socket_timeout": PUBLISH_TIMEOUT},
+                        )
+                        for host in self.hosts
+                    ]
+        return self._clients
+
+
 class InMemoryPublisher:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -218,12 +281,17 @@ def _adapters() -> tuple[Scheduler, Publisher]:
     with _choose_lock:
         if _chosen is None:
             embedded = settings.CELERY_TASK_ALWAYS_EAGER
-            backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
-            in_memory = backend.endswith("InMemoryChannelLayer")
-            _chosen = (
-                TimerScheduler() if embedded else CeleryScheduler(),
-                InMemoryPublisher() if in_memory else LayerPublisher(),
-            )
+            layer: dict[str, Any] = settings.CHANNEL_LAYERS["default"]
+            backend = str(layer["BACKEND"])
+            config: dict[str, Any] = layer.get("CONFIG", {})
+            publisher: Publisher
+            if backend.endswith("InMemoryChannelLayer"):
+                publisher = InMemoryPublisher()
+            elif backend.endswith("RedisPubSubChannelLayer") and PubSubPublisher.supports(config):
+                publisher = PubSubPublisher(config)
+            else:
+                publisher = LayerPublisher()
+            _chosen = (TimerScheduler() if embedded else CeleryScheduler(), publisher)
         return _chosen
 
 

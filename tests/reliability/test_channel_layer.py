@@ -8,6 +8,8 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
+from games import broadcast
+
 MESSAGES = 3000
 STAYING = 4
 GROUP = "layer-test-table"
@@ -48,3 +50,36 @@ async def test_group_messages_reach_every_member_in_order_while_others_come_and_
     for channel in staying:
         assert received[channel] == list(range(MESSAGES))
         await layer.group_discard(GROUP, channel)
+
+
+async def test_events_published_from_threads_reach_every_member_in_order():
+    """What the site publishes after a commit (games/broadcast.py, from a database
+    thread or a Celery worker) reaches the layer's group members: thousands of events
+    in batches of two groups, as a move's, each group's in order."""
+    layer = get_channel_layer()
+    groups = [f"{GROUP}-seat-1", f"{GROUP}-spectators"]
+    members = {group: [await layer.new_channel() for _ in range(2)] for group in groups}
+    for group, channels in members.items():
+        for channel in channels:
+            await layer.group_add(group, channel)
+    received: dict[str, list[int]] = {c: [] for channels in members.values() for c in channels}
+
+    async def read(channel: str) -> None:
+        while len(received[channel]) < MESSAGES:
+            message = await layer.receive(channel)
+            received[channel].append(message["n"])
+
+    def publish(first: int, last: int) -> None:
+        for n in range(first, last):
+            broadcast.group_send([(group, {"type": "match.message", "n": n}) for group in groups])
+
+    readers = [asyncio.create_task(read(channel)) for channel in received]
+    for first in range(0, MESSAGES, 500):  # from a thread, as the database threads do
+        await asyncio.to_thread(publish, first, first + 500)
+        while min(len(r) for r in received.values()) < first:  # within the capacity
+            await asyncio.sleep(0.001)
+    await asyncio.wait_for(asyncio.gather(*readers), timeout=120)
+    for group, channels in members.items():
+        for channel in channels:
+            assert received[channel] == list(range(MESSAGES))
+            await layer.group_discard(group, channel)
