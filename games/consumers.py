@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -19,7 +20,9 @@ from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 
 from games import broadcast, presence_renewer, selectors, services
 from games.chat.sockets import ChatSocketMixin
@@ -50,9 +53,41 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     catching_up: asyncio.Future | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Channels' ``AsyncConsumer.__call__``, dispatching each message, from the
+        browser or from the channel layer, one at a time in the order they arrive, as
+        Channels does; but each source is read by one long-lived task into one queue,
+        where Channels' ``await_many_dispatch`` starts a new task and an
+        ``asyncio.wait`` for every message (two a move on every socket)."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        self.base_send = send
+        inbox: asyncio.Queue[tuple[Any, BaseException | None]] = asyncio.Queue()
+
+        async def read(source: Callable[[], Any]) -> None:
+            try:
+                while True:
+                    inbox.put_nowait((await source(), None))
+            except Exception as error:  # a failed channel-layer read ends the socket
+                inbox.put_nowait((None, error))
+
+        readers = [asyncio.create_task(read(source)) for source in sources]
         try:
-            await super().__call__(scope, receive, send)
+            while True:
+                message, error = await inbox.get()
+                if error is not None:
+                    raise error
+                await self.dispatch(message)
+        except StopConsumer:
+            pass
         finally:
+            for reader in readers:
+                reader.cancel()
+            await asyncio.gather(*readers, return_exceptions=True)
             # However the consumer ends, its socket no longer renews its presence.
             presence_renewer.renewer().discard(self)
             if self.catching_up is not None:

@@ -6,6 +6,16 @@ from ginsite import runtime
 
 def test_the_suite_runs_on_the_broker_and_redis_adapters() -> None:
     assert isinstance(runtime.scheduler(), runtime.CeleryScheduler)
+    assert isinstance(runtime.publisher(), runtime.PubSubPublisher)  # the pub/sub layer
+
+
+def test_the_list_based_layer_is_published_to_through_an_event_loop(settings) -> None:
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0"}]},
+        }
+    }
     assert isinstance(runtime.publisher(), runtime.LayerPublisher)
 
 
