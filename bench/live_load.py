@@ -593,8 +593,8 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
         moves = sum(1 for s in samples if begin <= s.sent_at < end) or 1
         used = {n: (last.parts[n] - first.parts[n]) * 1000 / moves for n in names}
         server = sum(v for n, v in used.items() if n != "clients")
-        print(f"{players:>7} " + " ".join(f"{used[n]:>11.1f}" for n in names)
-              + f" {server:>8.1f}")
+        print(f"{players:>7} " + " ".join(f"{used[n]:>11.2f}" for n in names)
+              + f" {server:>8.2f}")
     if len(outcome.shards[0] if outcome.shards else []) > 1:
         print("\nmatch groups held on each Redis shard of the channel layer, end of each step")
         for players, counts in zip(steps, outcome.shards, strict=False):
