@@ -3,12 +3,11 @@ the time a player is disconnected on their own turn).
 
 Each open socket of a seated player is a ``SeatSocket`` row that its server process
 renews about every ``RENEW_SECONDS``, all of the process's sockets in one statement
-(games/presence_renewer.py). A
-socket that closes removes its row at once; one whose process died without closing
-it (kill -9, a lost machine) stops being renewed, and the clock sweep removes it after
-``SOCKET_EXPIRY``. A seat is connected while it has a row (several tabs count once);
-``Seat.connected`` and ``Seat.disconnected_at`` mirror the rows for the pages and the
-clock.
+(games/presence_renewer.py). A socket that closes removes its row at once; one whose
+process died without closing it (kill -9, a lost machine) stops being renewed, and the
+clock sweep removes it after ``SOCKET_EXPIRY``. A seat is connected while it has a row
+(several tabs count once); ``Seat.connected`` and ``Seat.disconnected_at`` mirror the
+rows for the pages and the clock.
 """
 
 from __future__ import annotations
