@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games.bots import choose_action
 from games.bots.analysis import LABELS, Setting, analyse_hand
-from games.engine import HandState, RuleSet
+from games.engine import HandState, MatchState, RuleSet
 from games.errors import (
     MatchNotStartedError,
     MatchOverError,
@@ -148,7 +148,8 @@ def hint_request_on_thread(*, match_id: int, user: User, version: int | None) ->
 
 def hint_request(*, match_id: int, user: User, version: int | None = None) -> dict[str, Any]:
     """The expert's suggested action for the caller's position, counted once per
-    position: ``{"action", "version", "hints_used"}``. Refuses (changing nothing)
+    position: ``{"action", "version", "hints_used"}``; like the live expert, it is
+    given the match score and plays for the match. Refuses (changing nothing)
     outside unrated matches against the computer, for anyone but the player, when
     it is not their turn, or when ``version`` is not the position on the table."""
     match = Match.objects.filter(pk=match_id).first()
@@ -175,8 +176,13 @@ def hint_request(*, match_id: int, user: User, version: int | None = None) -> di
     existing = Hint.objects.filter(match=match, seat=seat.index, version=match.version).first()
     if existing is None:
         rng = random.Random(f"hint:{hand.seed_hash}:{match.version}")
+        scores = MatchState.from_parts(
+            RuleSet.from_dict(match.rules), match.first_dealer,
+            [summary["result"] for summary in match.finished_hands], state, hand.number,
+        ).score.hand_points
         action = choose_action(
-            HINT_LEVEL, state.player_view(seat.index), state.legal_actions(), rng
+            HINT_LEVEL, state.player_view(seat.index), state.legal_actions(), rng,
+            scores=scores,
         )
         if action.get("source") == "discard":  # name the card, as the analysis does
             action = {**action, "card": str(state.discard_pile[-1])}

@@ -1,5 +1,6 @@
-"""The live computer is given the match score: expert one point from winning the match
-knocks where, at the start of a match, it waits for a better hand (games/bots/equity.py).
+"""The live computer and the hints are given the match score: expert one point from
+winning the match knocks where, at the start of a match, it waits for a better hand
+(games/bots/equity.py), and suggests that knock to a person in the same place.
 """
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.analysis.services import hint_request
 from games.engine import HandState, RuleSet
 from games.models import Match, Move, Seat
 from tests.bots.helpers import play_hand, seed_bytes
@@ -35,12 +37,13 @@ def waited_knock() -> tuple[HandState, dict]:
     raise AssertionError("no such position in 20 hands")
 
 
-def computer_move(state: HandState, before: list[dict]) -> dict:
-    """What expert (in seat 0) plays in ``state`` after the hands ``before``."""
-    user = create_user(f"p{len(before)}")
+def match_at(state: HandState, before: list[dict], *, computer_in_seat_0: bool) -> Match:
+    """A match against expert whose current hand is ``state`` (seat 0 to play) after
+    the hands ``before``; the computer in seat 0, or the person."""
+    user = create_user(f"p{len(before)}{'c' if computer_in_seat_0 else 'h'}")
     match = services.match_create_computer(user=user, level="expert")
     seats = list(Seat.objects.filter(match=match).order_by("index"))
-    if not seats[0].bot_level:  # the computer takes seat 0, the player seat 1
+    if bool(seats[0].bot_level) != computer_in_seat_0:  # exchange the two seats
         Seat.objects.filter(pk=seats[0].pk).update(index=2)
         Seat.objects.filter(pk=seats[1].pk).update(index=0)
         Seat.objects.filter(pk=seats[0].pk).update(index=1)
@@ -55,8 +58,21 @@ def computer_move(state: HandState, before: list[dict]) -> dict:
         ],
     )
     match.refresh_from_db()
+    return match
+
+
+def computer_move(state: HandState, before: list[dict]) -> dict:
+    """What expert (in seat 0) plays in ``state`` after the hands ``before``."""
+    match = match_at(state, before, computer_in_seat_0=True)
     assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
     return Move.objects.filter(match=match).order_by("-seq").first().action  # type: ignore[union-attr]
+
+
+def hint(state: HandState, before: list[dict]) -> dict:
+    """The hint a person in seat 0 gets in ``state`` after the hands ``before``."""
+    match = match_at(state, before, computer_in_seat_0=False)
+    player = Seat.objects.get(match=match, index=0).user
+    return hint_request(match_id=match.pk, user=player, version=match.version)["action"]
 
 
 def test_expert_one_point_from_the_match_knocks_where_it_waits_at_the_start() -> None:
@@ -64,3 +80,10 @@ def test_expert_one_point_from_the_match_knocks_where_it_waits_at_the_start() ->
     assert computer_move(state, [])["type"] == "discard"
     won_99 = {**result, "kind": "knock", "winner": 0, "points": 99}
     assert computer_move(state, [won_99])["type"] == "knock"
+
+
+def test_a_hint_one_point_from_the_match_is_the_knock_that_wins_it() -> None:
+    state, result = waited_knock()
+    assert hint(state, [])["type"] == "discard"
+    won_99 = {**result, "kind": "knock", "winner": 0, "points": 99}
+    assert hint(state, [won_99])["type"] == "knock"
