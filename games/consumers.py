@@ -89,9 +89,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
                 reader.cancel()
             await asyncio.gather(*readers, return_exceptions=True)
             # However the consumer ends, its socket no longer renews its presence.
-            presence_renewer.renewer().discard(self)
-            if self.catching_up is not None:
-                self.catching_up.cancel()
+            self._leave_renewal()
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -171,12 +169,15 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         finally:
             self.catching_up = None
 
-    async def _stop_presence_renewal(self) -> None:
-        # A renewal already running in its database thread finishes first: one that
-        # ran after the socket's row was deleted would register the socket again.
+    def _leave_renewal(self) -> None:
         presence_renewer.renewer().discard(self)
         if self.catching_up is not None:
             self.catching_up.cancel()
+
+    async def _stop_presence_renewal(self) -> None:
+        # A renewal already running in its database thread finishes first: one that
+        # ran after the socket's row was deleted would register the socket again.
+        self._leave_renewal()
         if self.presence_renewal is not None:
             with contextlib.suppress(Exception):
                 await self.presence_renewal

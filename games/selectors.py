@@ -75,19 +75,25 @@ def seat_for_user(*, match: Match, user: Any) -> int | None:
     return Seat.objects.filter(match=match, user_id=user.pk).values_list("index", flat=True).first()
 
 
+def engine_state(match: Match, hand: Hand | None) -> MatchState:
+    """The engine's state of ``match`` whose last hand dealt is ``hand`` (None before
+    the first deal): its rules, dealer, finished results and that hand."""
+    return MatchState.from_parts(
+        RuleSet.from_dict(match.rules),
+        match.first_dealer,
+        [summary["result"] for summary in match.finished_hands],
+        None if hand is None else HandState.from_dict(hand.state),
+        0 if hand is None else hand.number,
+    )
+
+
 def match_state_message(*, match: Match, user: Any) -> dict[str, Any]:
     """The ``state`` message for ``user``: their seat's view, or the spectator view
     (of the match as it is now: ``match`` may be an old row, or only a pk).
     Raises ``Match.DoesNotExist`` if the match is gone."""
     row, seats, hand = _load(match)
     you = next((s.index for s in seats if _is_user(s, user)), None)
-    state = None
-    if hand is not None:
-        state = MatchState.from_parts(
-            RuleSet.from_dict(row.rules), row.first_dealer,
-            [summary["result"] for summary in row.finished_hands],
-            HandState.from_dict(hand.state), hand.number,
-        )
+    state = engine_state(row, hand) if hand is not None else None
     now = timezone.now()
     table = messages.table(
         match=row, seats=seats, hands=row.finished_hands, current=hand,

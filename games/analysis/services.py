@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games.bots import choose_action
 from games.bots.analysis import LABELS, Setting, analyse_hand
-from games.engine import HandState, MatchState, RuleSet
+from games.engine import HandState, RuleSet
 from games.errors import (
     MatchNotStartedError,
     MatchOverError,
@@ -31,6 +31,7 @@ from games.errors import (
     StaleVersionError,
 )
 from games.models import Hand, Match, Move, Seat
+from games.selectors import engine_state
 from ginsite import runtime
 
 from .models import HandAnalysis, Hint
@@ -176,10 +177,7 @@ def hint_request(*, match_id: int, user: User, version: int | None = None) -> di
     existing = Hint.objects.filter(match=match, seat=seat.index, version=match.version).first()
     if existing is None:
         rng = random.Random(f"hint:{hand.seed_hash}:{match.version}")
-        scores = MatchState.from_parts(
-            RuleSet.from_dict(match.rules), match.first_dealer,
-            [summary["result"] for summary in match.finished_hands], state, hand.number,
-        ).score.hand_points
+        scores = engine_state(match, hand).score.hand_points
         action = choose_action(
             HINT_LEVEL, state.player_view(seat.index), state.legal_actions(), rng,
             scores=scores,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, messages
+from games import broadcast, messages, selectors
 from games.analysis import hooks as analysis_hooks
 from games.api import events as api_events
 from games.engine import (
@@ -78,14 +78,7 @@ def new_seed() -> tuple[bytes, str]:
 
 def match_state(locked: Locked) -> MatchState:
     """The engine's state of the locked match (its current hand and finished results)."""
-    match, hand = locked.match, locked.hand
-    return MatchState.from_parts(
-        RuleSet.from_dict(match.rules),
-        match.first_dealer,
-        [summary["result"] for summary in match.finished_hands],
-        None if hand is None else HandState.from_dict(hand.state),
-        0 if hand is None else hand.number,
-    )
+    return selectors.engine_state(locked.match, locked.hand)
 
 
 def start_match(match: Match, now: datetime) -> None:

@@ -91,17 +91,11 @@ def seat_sockets_renew(*, channel_names: list[str], now: datetime | None = None)
     them while their process stalled, or they closed meanwhile): the caller renews
     each that is still open with ``seat_socket_renew``, which registers it again."""
     now = play.now_or(now)
-    if not channel_names:
+    names = set(channel_names)
+    sockets = SeatSocket.objects.filter(channel_name__in=names)
+    if not names or sockets.update(last_seen=now) == len(names):
         return set()
-    if SeatSocket.objects.filter(channel_name__in=channel_names).update(last_seen=now) == len(
-        set(channel_names)
-    ):
-        return set()
-    return set(channel_names) - set(
-        SeatSocket.objects.filter(channel_name__in=channel_names).values_list(
-            "channel_name", flat=True
-        )
-    )
+    return names - set(sockets.values_list("channel_name", flat=True))
 
 
 def seat_disconnect(
