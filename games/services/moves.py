@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# The sweep re-enqueues a computer turn that has waited this long (a lost task).
+# The sweep re-enqueues a computer turn that has waited this long (a lost task the
+# tick missed: it looks after play.COMPUTER_RECHECK).
 STUCK_BOT_AFTER = timedelta(seconds=30)
 SWEEP_BATCH = 500
 
@@ -149,7 +150,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
         seat = locked.seats[match.current_seat]
         if seat.bot_level:
             # A computer turn never times out; one still waiting lost its task.
-            transaction.on_commit(lambda: play.clock_replan(match_id), robust=True)
+            transaction.on_commit(lambda: play.clock_replan(match_id, now), robust=True)
             return False
         change = play.Change(locked, now)
         limit = play.disconnect_limit_at(match, seat)

@@ -50,6 +50,10 @@ move_logger = logging.getLogger("games.moves")
 # Time to read a hand's result: the next hand's clock starts this much after the
 # showdown (live contract, docs/protocol.md; the table counts it down).
 SHOWDOWN_GRACE_SECONDS = 15
+# A computer turn still waiting this long after its move was enqueued lost its task (a
+# broker restart, a worker killed): the clock tick enqueues it again, and again after
+# as long while it waits (a duplicate task changes nothing: it checks the version).
+COMPUTER_RECHECK = timedelta(seconds=10)
 
 SEAT_STATS = ["score", "hands_won", "gins", "big_gins", "undercuts"]
 
@@ -109,7 +113,7 @@ def begin_match(match: Match, seats: list[Seat], now: datetime) -> tuple[Hand, M
         state=state.hand.to_dict(),
     )
     _start_turn(match, state, now, after_showdown=False)
-    match.clock_due_at = _clock_due(match, seats)
+    match.clock_due_at = _clock_due(match, seats, now)
     return hand, state
 
 
@@ -206,7 +210,7 @@ class Change:
         not sent the message when that socket is the seat's only one (a second tab
         of the same player still hears every move)."""
         match, hand = self.locked.match, self.locked.hand
-        match.clock_due_at = _clock_due(match, self.locked.seats)
+        match.clock_due_at = _clock_due(match, self.locked.seats, self.now)
         self.match_fields.add("clock_due_at")
         if self.hand_fields and hand is not None:
             self.writes.update(hand, sorted(self.hand_fields))
@@ -349,27 +353,29 @@ def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
     return since + timedelta(seconds=disconnect_limit_seconds(RuleSet.from_dict(match.rules)))
 
 
-def _clock_due(match: Match, seats: list[Seat]) -> datetime | None:
-    """When the clock sweep must look at the match next: the turn's deadline or the
-    disconnection limit of the player to move, whichever comes first."""
+def _clock_due(match: Match, seats: list[Seat], now: datetime) -> datetime | None:
+    """When the clock tick must look at the match next: the turn's deadline or the
+    disconnection limit of the player to move, whichever comes first; on a computer
+    turn (enqueued ``now``), whether its task was lost."""
     if match.status != Match.Status.ACTIVE or match.current_seat is None:
         return None
     seat = seats[match.current_seat]
     if seat.bot_level:
-        return None
+        return now + COMPUTER_RECHECK
     checks = [t for t in (match.turn_deadline, disconnect_limit_at(match, seat)) if t]
     return min(checks) if checks else None
 
 
-def clock_replan(match_id: int) -> None:
-    """After a player's presence changed: plan the clock check of the match again,
-    and enqueue the computer's move if it waits for one (a restart may have lost it)."""
+def clock_replan(match_id: int, now: datetime | None = None) -> None:
+    """After a player's presence changed, or the tick found a computer turn still
+    waiting: plan the clock check of the match again, and enqueue the computer's move
+    if it waits for one (a restart may have lost it)."""
     with transaction.atomic():
         locked = lock_match(match_id)
         if locked is None or locked.match.status != Match.Status.ACTIVE:
             return
         match = locked.match
-        due = _clock_due(match, locked.seats)
+        due = _clock_due(match, locked.seats, now_or(now))
         if due != match.clock_due_at:
             match.clock_due_at = due
             match.save(update_fields=["clock_due_at"])
@@ -378,7 +384,7 @@ def clock_replan(match_id: int) -> None:
 
 def _after_commit_followups(match: Match, seats: list[Seat]) -> None:
     """After commit: the computer's move, if the computer is to move. (Clock checks
-    need no task: the sweep finds the match by its ``clock_due_at``.)"""
+    need no task: the tick finds the match by its ``clock_due_at``.)"""
     if match.status != Match.Status.ACTIVE or match.current_seat is None:
         return
     if seats[match.current_seat].bot_level:

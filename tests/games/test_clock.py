@@ -251,3 +251,29 @@ def test_the_clock_check_is_planned_per_turn_and_the_tick_plays_a_turn_that_ran_
     match.refresh_from_db()
     assert match.current_seat != seat
     assert Move.objects.filter(match=match, auto=True).count() == 1
+
+
+def test_a_computer_turn_lost_with_the_broker_is_enqueued_again_by_the_tick(
+    alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A Redis restart loses the computer's queued move while the player's socket stays
+    open: the every-second tick finds the turn ten seconds after it began (the player is
+    not left waiting for the 30-second sweep) and enqueues it again, once every ten
+    seconds until the computer has moved."""
+    match = connected_computer_match(alice)
+    Match.objects.exclude(pk=match.pk).update(clock_due_at=None)  # rows other tests left
+    enqueued: list[dict] = []
+    monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: enqueued.append(kwargs))
+    played = match.turn_deadline
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.clock_tick(now=played) == 1  # the player's turn ran out
+    match.refresh_from_db()
+    assert Seat.objects.get(match=match, index=match.current_seat).bot_level
+    waiting = {"match_id": match.pk, "version": match.version}
+    assert enqueued == [waiting]  # ... and this task is lost
+    for seconds, checked in ((9, 0), (10, 1), (11, 0), (19, 0), (20, 1)):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert services.clock_tick(now=played + seconds * SECOND) == checked
+    assert enqueued == [waiting] * 3
+    match = to_human_turn(match, alice)  # the computer draws and discards
+    assert match.clock_due_at == match.turn_deadline

@@ -1,5 +1,5 @@
 """Processes the fault tests start, stop and kill: a private redis-server, the
-daphne and Celery processes of tests/workers.py pointed at it, and a supervisor
+daphne, Celery worker and beat processes of tests/workers.py pointed at it, and a supervisor
 that restarts them when they exit.
 
 The suite's Redis (``REDIS_URL``) is shared with other test runs, so the test that
@@ -21,7 +21,15 @@ import kombu.exceptions
 import redis
 from celery import Celery
 
-from tests.workers import ROOT, AsgiServer, CeleryWorker, _Process, free_port, process_env
+from tests.workers import (
+    ROOT,
+    AsgiServer,
+    CeleryBeat,
+    CeleryWorker,
+    _Process,
+    free_port,
+    process_env,
+)
 
 START_TIMEOUT = 20.0
 
@@ -118,6 +126,14 @@ class PrivateCeleryWorker(CeleryWorker, _EnvOverride):
         finally:
             probe.close()
         self.fail("did not answer a ping")
+
+
+class PrivateCeleryBeat(CeleryBeat, _EnvOverride):
+    """Celery beat of the test database whose broker is another Redis."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.env_overrides = {"REDIS_URL": redis_url}
+        super().__init__()
 
 
 class Supervisor:

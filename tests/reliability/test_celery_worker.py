@@ -3,8 +3,8 @@ after a restart every pending computer turn is played exactly once.
 
 The dead worker held some tasks (reserved, not acknowledged: ``acks_late``); others
 were still queued. Queued ones run on the restarted worker; held ones stay with
-Redis until its visibility timeout, so the beat sweep (``clock_sweep``, which
-re-enqueues computer turns that waited over 30 s) makes those moves, and when
+Redis until its visibility timeout, so beat's clock tick (``clock_tick``, which
+enqueues again computer turns that waited 10 s) makes those moves, and when
 Redis finally redelivers the old messages they find the version moved on and do
 nothing.
 """
@@ -99,8 +99,8 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
     wait_until(lambda: humans_to_move(queued), 20, "the queued computer turns")
     # The tasks the dead worker held are not redelivered yet (visibility timeout).
     assert dict(Match.objects.filter(pk__in=held).values_list("pk", "version")) == held
-    # Beat's sweep, as it runs 30 s later: computer turns waiting that long are lost.
-    services.clock_sweep(now=timezone.now() + timedelta(seconds=31))
+    # Beat's clock tick, as it runs 10 s later: computer turns waiting that long are lost.
+    services.clock_tick(now=timezone.now() + timedelta(seconds=10))
     wait_until(lambda: humans_to_move(pending), 20, "the held computer turns")
     settled = dict(Match.objects.filter(pk__in=pending).values_list("pk", "version"))
 

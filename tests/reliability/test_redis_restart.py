@@ -2,16 +2,17 @@
 the site recovers by itself and the matches go on.
 
 This test runs its own ``redis-server`` (the suite's Redis is shared with other
-test runs) with two ASGI processes and a Celery worker on it, under a supervisor
-that restarts whatever exits, as systemd does in the deployment: the Celery
-worker can die of the lost connection (kombu's "Unrecoverable error:
+test runs) with two ASGI processes, a Celery worker and beat on it, under a
+supervisor that restarts whatever exits, as systemd does in the deployment: the
+Celery worker can die of the lost connection (kombu's "Unrecoverable error:
 AttributeError ... 'hostname'" while it acknowledges a task) and is restarted.
 Sockets whose channel-layer read failed are closed by the server; the players
 reconnect, get a full state, and their reconnection enqueues again whatever the
 match waits for (a computer move lost with the broker's queue). A socket that
 stayed open lost its group memberships with the restart: at its next presence
 renewal (every 25 s) it joins its groups again and is sent the state if the match
-moved on meanwhile.
+moved on meanwhile; if its match waits for a computer move lost with the queue,
+beat's clock tick enqueues it again ten seconds after it was enqueued.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tests.reliability.common import (
 from tests.reliability.players import Player, check_against_log
 from tests.reliability.servers import (
     PrivateAsgiServer,
+    PrivateCeleryBeat,
     PrivateCeleryWorker,
     RedisServer,
     Supervisor,
@@ -49,7 +51,7 @@ def private_stack(django_db_setup: None) -> Iterator[tuple[RedisServer, list]]:
     redis_server = RedisServer()
     redis_server.start()
     processes = [PrivateAsgiServer(redis_server.url), PrivateAsgiServer(redis_server.url),
-                 PrivateCeleryWorker(redis_server.url)]
+                 PrivateCeleryWorker(redis_server.url), PrivateCeleryBeat(redis_server.url)]
     try:
         for process in processes:
             process.start()
