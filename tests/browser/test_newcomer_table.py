@@ -270,7 +270,7 @@ def to_my_draw(page: Any, tap: bool = False) -> None:
     press = page.tap if tap else page.click
     deadline = time.monotonic() + 30
     while not page.locator("[data-stock][data-active=true]").count():
-        assert time.monotonic() < deadline, "never my turn to draw"
+        assert time.monotonic() < deadline, f"never my turn to draw: {what_the_table_shows(page)}"
         for button in ("#showdown[open] [data-next-hand]", "[data-act=pass]:visible:enabled"):
             if page.locator(button).count():
                 try:
@@ -280,6 +280,28 @@ def to_my_draw(page: Any, tap: bool = False) -> None:
                 break
         page.wait_for_timeout(100)
     page.wait_for_function("!document.getElementById('table-app').classList.contains('is-pending')")
+
+
+def what_the_table_shows(page: Any) -> str:
+    """The page's status line and connection banner, and the match as the database has
+    it, for a failure message."""
+    shown = page.evaluate(
+        """() => ({
+            status: document.querySelector('[data-status]')?.innerText,
+            banner: document.getElementById('conn-banner')?.hidden ? null
+                : document.getElementById('conn-banner')?.innerText,
+            connects: document.getElementById('table-app')?.dataset.connects,
+        })"""
+    )
+    match = match_of(page)
+    moves = list(Move.objects.filter(match=match).order_by("-seq")[:3].values_list(
+        "seq", "seat", "action", "created_at"
+    ))
+    return (
+        f"page {shown}; match version {match.version}, seat to move {match.current_seat}, "
+        f"turn started {match.turn_started_at}, clock due {match.clock_due_at}, "
+        f"last moves {moves}"
+    )
 
 
 def to_my_discard(page: Any) -> None:
