@@ -187,6 +187,10 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fix-up would close the database connection around every task (a new
+# PostgreSQL backend per clock tick and per computer move); it closes it only every this
+# many tasks, and ginsite/celery.py closes it when broken or older than CONN_MAX_AGE.
+CELERY_DB_REUSE_MAX = 10_000
 CELERY_BEAT_SCHEDULER = "ginsite.beat_scheduler:Scheduler"
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict = {}

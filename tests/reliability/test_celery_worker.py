@@ -16,6 +16,7 @@ from datetime import timedelta
 
 import pytest
 import redis
+from django.db import connection
 from django.utils import timezone
 
 from games import services
@@ -125,3 +126,43 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
         assert match.current_seat == 1 - bot  # the computer's turn was played, once
         assert current_state(match).current_player == 1 - bot
         states_by_version(match)  # the log replays
+
+
+def worker_backends() -> list[tuple[int, object]]:
+    """(pid, backend start) of the PostgreSQL backends the Celery worker holds open."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, backend_start FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name = 'gin-worker'"
+        )
+        return sorted(cursor.fetchall())
+
+
+def test_the_worker_keeps_its_database_connection_from_task_to_task(
+    django_user_model, live_celery_worker
+):
+    """Celery closes the database connection around every task unless told otherwise:
+    a new PostgreSQL backend for each computer move and each one-second clock tick."""
+    match, version = computer_to_move(django_user_model, "steady")
+    human = 1 - match.current_seat
+    held = None
+    for turn in range(3):
+        wait_until(
+            lambda version=version: Match.objects.filter(
+                pk=match.pk, version__gt=version, current_seat=human
+            ).exists(),
+            20,
+            f"the computer's move {turn + 1}",
+        )
+        if held is None:
+            held = worker_backends()
+            assert len(held) == 1, f"the worker holds {held} after its first task"
+        assert worker_backends() == held, "the worker connected again for a later task"
+        match.refresh_from_db()
+        while match.current_seat == human:
+            services.move_submit(
+                match=match, user=match.seats.get(index=human).user,
+                action=current_state(match).legal_actions()[0], expected_version=match.version,
+            )
+            match.refresh_from_db()
+        version = match.version
