@@ -46,13 +46,20 @@ window.__announced = [];
 document.addEventListener("DOMContentLoaded", () => {
   const live = document.getElementById("announce");
   if (!live) return;
-  new MutationObserver(() => {
-    if (live.textContent) window.__announced.push(live.textContent);
+  // Each text the region was given, even several in one task (one callback then).
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const texts = record.type === "characterData"
+        ? [record.target.textContent] : [...record.addedNodes].map((n) => n.textContent);
+      window.__announced.push(...texts.filter(Boolean));
+    }
   }).observe(live, {childList: true, characterData: true, subtree: true});
 });
 window.__version = null;
+window.__frames = [];  // what the socket brought, for a failure's message
 document.addEventListener("gin:socket-message", (e) => {
   if (typeof e.detail.version === "number") window.__version = e.detail.version;
+  window.__frames.push(`${e.detail.type}@${e.detail.version}`);
 });
 """
 
@@ -518,7 +525,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
             expected = f"{who[move.seat]} discarded the {card_name(a['card'])}."
         else:
             continue  # the hand's end: told by the result below
-        assert expected in announced, (expected, announced)
+        assert expected in announced, (expected, announced, page.evaluate("window.__frames"))
     headline = page.locator("[data-showdown-headline]").inner_text()
     assert f"Hand 1 over. {headline}." in announced
     assert "Hand 2 dealt." in announced
