@@ -150,7 +150,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
         seat = locked.seats[match.current_seat]
         if seat.bot_level:
             # A computer turn never times out; one still waiting lost its task.
-            transaction.on_commit(lambda: play.clock_replan(match_id, now), robust=True)
+            play.replan(locked, now)
             return False
         change = play.Change(locked, now)
         limit = play.disconnect_limit_at(match, seat)
@@ -159,7 +159,7 @@ def clock_expire(*, match_id: int, expected_version: int, now: datetime | None =
             change.commit()
             return True
         if match.turn_deadline is None or now < match.turn_deadline:
-            transaction.on_commit(lambda: play.clock_replan(match_id), robust=True)
+            play.replan(locked, now)
             return False
         if abandoned_by_timeouts(change.timed_out(seat.index)):
             change.forfeit(seat.index, Match.EndReason.ABANDON)

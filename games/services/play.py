@@ -367,19 +367,23 @@ def _clock_due(match: Match, seats: list[Seat], now: datetime) -> datetime | Non
 
 
 def clock_replan(match_id: int, now: datetime | None = None) -> None:
-    """After a player's presence changed, or the tick found a computer turn still
-    waiting: plan the clock check of the match again, and enqueue the computer's move
-    if it waits for one (a restart may have lost it)."""
+    """After a player's presence changed: ``replan`` the match under its lock."""
     with transaction.atomic():
         locked = lock_match(match_id)
         if locked is None or locked.match.status != Match.Status.ACTIVE:
             return
-        match = locked.match
-        due = _clock_due(match, locked.seats, now_or(now))
-        if due != match.clock_due_at:
-            match.clock_due_at = due
-            match.save(update_fields=["clock_due_at"])
-        _after_commit_followups(match, locked.seats)
+        replan(locked, now_or(now))
+
+
+def replan(locked: Locked, now: datetime) -> None:
+    """Under the lock of an active match: plan its clock check again, and enqueue the
+    computer's move after commit if it waits for one (a restart may have lost it)."""
+    match = locked.match
+    due = _clock_due(match, locked.seats, now)
+    if due != match.clock_due_at:
+        match.clock_due_at = due
+        match.save(update_fields=["clock_due_at"])
+    _after_commit_followups(match, locked.seats)
 
 
 def _after_commit_followups(match: Match, seats: list[Seat]) -> None:
