@@ -1,6 +1,7 @@
 """Calibration of the sampled worlds' opponent hands against real play.
 
-    python -m bench.botcalibrate --hands 200 --seed 1 [--level medium]
+    python -m bench.botcalibrate --hands 200 --seed 1 [--level medium] \
+        [--calibrated [--schedule linear|square|base,linear,square,cap]]
 
 Plays ``--level`` against itself and, at every discard decision after the
 opponent's first turn, compares the opponent's real deadwood (read from the
@@ -8,8 +9,8 @@ engine's state: this is a measurement, not a bot) with the weighted mean deadwoo
 of the opponent hands that ``games.bots.worlds.sample_worlds`` draws from the
 seat's view, for several strengths of the deadwood pull (``--pulls``). Printed
 per number of opponent turns: decisions, the real mean deadwood, and the sampled
-mean under each pull (on top of the calibrated one with ``--calibrated``). The
-pull whose means follow the real ones is the one to use.
+mean under each constant pull (on top of a search level's pull schedule with
+``--calibrated``). The pull whose means follow the real ones is the one to use.
 """
 
 from __future__ import annotations
@@ -27,16 +28,30 @@ from games.bots.knowledge import read_view
 from games.engine import HandState, RuleSet
 
 
+def parse_schedule(text: str) -> worlds.Pull:
+    """``linear``, ``square`` or ``base,linear,square,cap`` as a ``worlds.Pull``."""
+    named = {"linear": worlds.LINEAR_PULL, "square": worlds.SQUARE_PULL}
+    if text in named:
+        return named[text]
+    base, linear, square, cap = (float(x) for x in text.split(","))
+    return worlds.Pull(base, linear, square, cap)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--level", default="medium")
     parser.add_argument("--pulls", default="0,0.05,0.1,0.15,0.2,0.3")
-    parser.add_argument("--calibrated", action="store_true", help="sample with worlds.PULL")
+    parser.add_argument("--calibrated", action="store_true",
+                        help="sample with the search levels' pull (see --schedule)")
+    parser.add_argument("--schedule", default="linear",
+                        help="the pull of --calibrated: linear (hard's), square (expert's), "
+                             "or base,linear,square,cap")
     parser.add_argument("--worlds", type=int, default=64)
     options = parser.parse_args(argv)
     pulls = [float(p) for p in options.pulls.split(",")]
+    schedule = parse_schedule(options.schedule) if options.calibrated else None
     real: dict[int, list[int]] = defaultdict(list)
     sampled: dict[int, list[list[float]]] = defaultdict(lambda: [[] for _ in pulls])
     rules = RuleSet.default()
@@ -53,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
                 opp = mask_of(state.player_view(1 - seat)["hand"])
                 real[bucket].append(deadwood(opp))
                 rng = random.Random(f"{seed.hex()}:{move}:w")
-                samples = worlds.sample_worlds(k, rng, options.worlds, options.calibrated)
+                samples = worlds.sample_worlds(k, rng, options.worlds, schedule)
                 dws = [(w, deadwood(hand)) for w, hand, _ in samples]
                 for i, pull in enumerate(pulls):
                     total = sum(w * math.exp(-pull * d) for w, d in dws)

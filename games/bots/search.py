@@ -40,7 +40,7 @@ from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.playout import DISCARD, DRAW, OFFER, knock_value, playout
 from games.bots.policy import find, knock_card
-from games.bots.worlds import sample_worlds, sim_rules
+from games.bots.worlds import LINEAR_PULL, SQUARE_PULL, Pull, sample_worlds, sim_rules
 
 Action = dict[str, Any]
 Move = tuple[str, int]
@@ -68,6 +68,8 @@ class Config:
     oversample: int = 1
     """Worlds drawn per world played, the played ones chosen by their weights
     (``games.bots.worlds.sample_worlds``); 1: every world drawn is played, weighted."""
+    pull: Pull = LINEAR_PULL
+    """The deadwood pull of the sampled worlds (``games.bots.worlds.Pull``)."""
     match_aware: bool = False
     """Outcomes are valued by the chance of winning the match (``games.bots.equity``)
     rather than by points, when the caller gives the match score; near the end of a
@@ -82,12 +84,16 @@ either player needs at most this many points: a knock won then usually ends the 
 
 LEVELS = {
     "hard": Config(budget=6000, alternatives=2),
-    "expert": Config(budget=40000, alternatives=4, margin=1.5, oversample=4, match_aware=True),
+    "expert": Config(
+        budget=40000, alternatives=4, margin=1.5, oversample=4, match_aware=True,
+        pull=SQUARE_PULL,
+    ),
 }
 """Expert plays the same default move as hard and searches more of it: more simulated
-turns, one more discard, worlds drawn four for one, and a lower margin; and it plays
-for the match, not for the hand's points (docs/benchmarks.md, "The ladder (issue 16)").
-Up to 1,200 worlds took its decisions' 95th percentile past one second."""
+turns, one more discard, worlds drawn four for one and pulled as hard's hands play
+out, and a lower margin; and it plays for the match, not for the hand's points
+(docs/benchmarks.md, "The ladder (issue 16)"). Up to 1,200 worlds took its decisions'
+95th percentile past one second."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
@@ -126,7 +132,7 @@ class Search:
         played = used = 0
         config = self.config
         while played < MIN_WORLDS or (used < config.budget and played < config.max_worlds):
-            worlds = sample_worlds(self.k, self.rng, WORLD_BATCH, True, config.oversample)
+            worlds = sample_worlds(self.k, self.rng, WORLD_BATCH, config.pull, config.oversample)
             for weight, opp_hand, stock in worlds:
                 base = 0.0
                 for index, move in enumerate(moves):

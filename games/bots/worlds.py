@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 
 from games.bots.cards import VALUE, arrangement, indices, makes_meld
 from games.bots.knowledge import Knowledge
@@ -31,6 +32,29 @@ hands with ``bench/botcalibrate.py`` (docs/benchmarks.md, "The ladder")."""
 PULL_CAP = 0.45
 
 
+@dataclass(frozen=True)
+class Pull:
+    """The strength of the deadwood pull after ``t`` opponent turns:
+    ``min(cap, base + linear * t + square * t * t)``."""
+
+    base: float = 0.0
+    linear: float = PULL
+    square: float = 0.0
+    cap: float = PULL_CAP
+
+    def at(self, turns: int) -> float:
+        return min(self.cap, self.base + self.linear * turns + self.square * turns * turns)
+
+
+LINEAR_PULL = Pull()
+"""Calibrated on medium's hands: hard's worlds."""
+SQUARE_PULL = Pull(base=0.02, linear=0.0, square=0.004, cap=0.6)
+"""Calibrated on hard's hands, where the linear pull's worlds held too little deadwood
+at the opponent's fifth turn (20.5 against 23.7) and a quarter too much from its tenth
+(8.2 against 6.6; this pull: 22.4 and 6.4): expert's worlds (docs/benchmarks.md, "The
+ladder")."""
+
+
 def sim_rules(k: Knowledge) -> SimRules:
     """The rule-set fields the playouts and knock values need, from the view."""
     return SimRules(
@@ -44,11 +68,11 @@ def sim_rules(k: Knowledge) -> SimRules:
     )
 
 
-def world_weight(k: Knowledge, opp_hand: int, pull: bool = False) -> float:
+def world_weight(k: Knowledge, opp_hand: int, pull: Pull | None = None) -> float:
     """Relative likelihood of an opponent hand given its visible behaviour.
 
     With ``pull``, a hand of ``dw`` deadwood is also weighted by ``exp(-p * dw)``,
-    ``p`` growing by PULL per opponent turn: a player keeps what melds and throws
+    ``p`` growing with the opponent's turns (``Pull.at``): a player keeps what melds and throws
     what does not, so its deadwood falls turn by turn, which hands drawn card by
     card from the card weights do not show (after five turns they held 37 points
     of deadwood on average where real hands of medium held 22).
@@ -56,8 +80,8 @@ def world_weight(k: Knowledge, opp_hand: int, pull: bool = False) -> float:
     weight = 1.0
     if k.opp_turns > 0 and k.opp_count == 10:
         dw, melds = arrangement(opp_hand)
-        if pull:
-            weight *= math.exp(-min(PULL_CAP, PULL * k.opp_turns) * dw)
+        if pull is not None:
+            weight *= math.exp(-pull.at(k.opp_turns) * dw)
         if dw == 0 or (not k.straight and dw <= k.knock_limit):
             weight *= KNOCK_SKIPPED
         if k.opp_discards:
@@ -75,13 +99,13 @@ def world_weight(k: Knowledge, opp_hand: int, pull: bool = False) -> float:
 
 
 def sample_worlds(
-    k: Knowledge, rng: random.Random, count: int, pull: bool = False, oversample: int = 1
+    k: Knowledge, rng: random.Random, count: int, pull: Pull | None = None, oversample: int = 1
 ) -> list[tuple[float, int, list[int]]]:
     """``count`` worlds as (likelihood weight, opponent's hand, stock with the next
     card last). The opponent's unknown cards are drawn by their card weights (the
     Efraimidis-Spirakis keys), the rest of the unseen cards form the stock in a
     random order, and the whole world gets its behavioural weight (with the deadwood
-    pull if ``pull``: the search levels use it, the post-hand analysis does not).
+    pull ``pull``: the search levels use one, the post-hand analysis none).
 
     With ``oversample`` n > 1, ``n * count`` worlds are drawn and ``count`` of them
     kept, each with the chance of its weight (again by Efraimidis-Spirakis keys), and
