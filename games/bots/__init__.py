@@ -7,7 +7,8 @@ for the seat whose ``view`` (``state.player_view(seat)``) is given. Levels:
 * ``medium``: card tracking and heuristics (``games.bots.medium``);
 * ``hard``: medium's heuristics with self-play tuned constants (``games.bots.policy``)
   checked by information-set search over sampled worlds (``games.bots.search``);
-* ``expert``: the same default move with a wider search: more worlds, one more
+* ``expert``: the same default move with a wider search: more worlds (their deadwood
+  pulled as hard's hands play out: ``games.bots.worlds.SQUARE_PULL``), one more
   alternative discard, a lower margin to leave the default move, and outcomes valued
   by the chance of winning the match (``games.bots.equity``) when the score is given.
 
