@@ -9,14 +9,25 @@ when a hand ends the seats and the next hand); COMMIT.
 models' fields (so every value goes through the field's own database conversion).
 On PostgreSQL they run as one statement of data-modifying CTEs; on SQLite (the
 embedded mode) one after the other, in the same transaction.
+
+On PostgreSQL these statements are bound on the server and prepared on each
+connection at first use (``_cursor``): the text of each is fixed (the write's varies
+only with which fields a move changed), so PostgreSQL parses and plans it once per
+connection instead of once per move, which halves its CPU for a move's statements
+(docs/benchmarks.md). ``DATABASE_PREPARED_STATEMENTS=0`` turns that off, for a
+connection pooler that cannot carry prepared statements (docs/operations.md).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import psycopg
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from accounts.models import User
@@ -48,7 +59,7 @@ def lock_match(match_id: int) -> Locked | None:
     path of every move, compiling the equivalent querysets cost more CPU than
     everything else the service does."""
     queries = _lock_queries()
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(queries.hand_and_match, [match_id])
         row = cursor.fetchone()
     if row is None:
@@ -65,7 +76,7 @@ def lock_match(match_id: int) -> Locked | None:
             # We waited for the lock while another transaction ended this hand and
             # dealt the next: the row we joined was read before it committed.
             hand = Hand.objects.filter(match_id=match_id).order_by("-number").first()
-    with connection.cursor() as cursor:
+    with _cursor() as cursor:
         cursor.execute(queries.seats_and_users, [match_id])
         rows = cursor.fetchall()
     seats = []
@@ -76,6 +87,30 @@ def lock_match(match_id: int) -> Locked | None:
         seats.append(seat)
         sockets[seat.index] = row[-1]
     return Locked(match=match, seats=seats, hand=hand, sockets=sockets)
+
+
+@contextmanager
+def _cursor() -> Iterator[Any]:
+    """A cursor for the statements of a move: on PostgreSQL one that binds on the
+    server and prepares each statement at its first use on the connection (wrapped as
+    Django wraps its own, so that errors and counted queries are as usual)."""
+    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARED_STATEMENTS:
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw: Any = _PreparingCursor(connection.connection)
+    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
+    with wrap(raw) as cursor:
+        yield cursor
+
+
+class _PreparingCursor(psycopg.Cursor):
+    """psycopg's cursor that binds on the server, preparing every statement it runs."""
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        return super().execute(query, params, prepare=True)
 
 
 @dataclass(frozen=True)
@@ -187,7 +222,7 @@ class Writes:
     def run(self) -> None:
         if not self.statements:
             return
-        with connection.cursor() as cursor:
+        with _cursor() as cursor:
             if connection.vendor == "postgresql":
                 *first, (last_sql, last_params) = self.statements
                 ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))

@@ -90,3 +90,54 @@ def test_the_queries_of_a_move_are_few_and_do_not_grow(
     assert ending, "no move ended a hand"
     assert max(first_hand + later + ending) <= MAX_QUERIES_PER_MOVE, (first_hand, later, ending)
     assert len(set(first_hand + later + ending)) == 1, (first_hand, later, ending)
+
+
+def _executions_of_prepared_statements() -> dict[str, int]:
+    """This connection's prepared statements: how many times each was run."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
+        )
+        return dict(cursor.fetchall())
+
+
+def _invite_match(django_user_model) -> tuple[Match, dict]:
+    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
+    match = services.match_create_invite(user=alice, rules=RuleSet.default(), variant="default")
+    match = services.match_join_invite(user=bob, token=match.invite_token)
+    return match, {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+
+
+def test_a_moves_statements_are_prepared_once_and_run_again(
+    django_user_model, django_capture_on_commit_callbacks
+):
+    """PostgreSQL parses and plans the lock and the write of a move once per
+    connection (games/services/store.py), not once per move."""
+    match, users = _invite_match(django_user_model)
+    before = _executions_of_prepared_statements()
+    version = Match.objects.get(pk=match.pk).version
+    queries_of_moves(match, users, 8, django_capture_on_commit_callbacks)
+    moves = Match.objects.get(pk=match.pk).version - version
+    after = _executions_of_prepared_statements()
+    runs = {
+        statement: count - before.get(statement, 0) for statement, count in after.items()
+    }
+    lock = [n for s, n in runs.items() if s.startswith('SELECT h."id"')]
+    seats = [n for s, n in runs.items() if s.startswith('SELECT s."id"')]
+    writes = [n for s, n in runs.items() if s.startswith('WITH w0 AS (INSERT INTO "games_move"')]
+    assert lock == [moves] and seats == [moves], runs
+    assert sum(writes) == moves, runs
+
+
+def test_with_preparing_turned_off_moves_are_played_and_nothing_is_prepared(
+    django_user_model, django_capture_on_commit_callbacks, settings
+):
+    """``DATABASE_PREPARED_STATEMENTS=0`` (a pooler that cannot carry prepared
+    statements, docs/operations.md): moves are played as usual, nothing prepared runs."""
+    settings.DATABASE_PREPARED_STATEMENTS = False
+    match, users = _invite_match(django_user_model)
+    before = _executions_of_prepared_statements()
+    version = Match.objects.get(pk=match.pk).version
+    queries_of_moves(match, users, 8, django_capture_on_commit_callbacks)
+    assert Match.objects.get(pk=match.pk).version >= version + 8
+    assert _executions_of_prepared_statements() == before
