@@ -53,22 +53,22 @@ class Locked:
 def lock_match(match_id: int) -> Locked | None:
     """Lock the match row and its current hand (one statement), and load the seats
     with their users and their number of open sockets (one more); None if the match
-    is gone.
+    is gone. On PostgreSQL both go in one round trip with the transaction's BEGIN.
 
     Both statements are plain SQL written once per process (``_LockQueries``): on the
     path of every move, compiling the equivalent querysets cost more CPU than
     everything else the service does."""
     queries = _lock_queries()
-    with _cursor() as cursor:
-        cursor.execute(queries.hand_and_match, [match_id])
-        row = cursor.fetchone()
-    if row is None:
+    hand_rows, seat_rows = _fetch_together(
+        (queries.hand_and_match, [match_id]), (queries.seats_and_users, [match_id])
+    )
+    if not hand_rows:
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None:
             return None
         hand = None
     else:
-        hand, match = _models(row, (Hand, Match))
+        hand, match = _models(hand_rows[0], (Hand, Match))
         hand.match = match
         if hand.result is not None and len(match.finished_hands) >= hand.number and (
             match.status == Match.Status.ACTIVE
@@ -76,12 +76,9 @@ def lock_match(match_id: int) -> Locked | None:
             # We waited for the lock while another transaction ended this hand and
             # dealt the next: the row we joined was read before it committed.
             hand = Hand.objects.filter(match_id=match_id).order_by("-number").first()
-    with _cursor() as cursor:
-        cursor.execute(queries.seats_and_users, [match_id])
-        rows = cursor.fetchall()
     seats = []
     sockets = {}
-    for row in rows:
+    for row in seat_rows:
         seat, user = _models(row[:-1], (Seat, User))
         seat.user = user if seat.user_id is not None else None
         seats.append(seat)
@@ -89,20 +86,54 @@ def lock_match(match_id: int) -> Locked | None:
     return Locked(match=match, seats=seats, hand=hand, sockets=sockets)
 
 
+def _fetch_together(*statements: tuple[str, list[Any]]) -> list[list[tuple[Any, ...]]]:
+    """Run ``statements`` one after the other and return the rows of each. On
+    PostgreSQL they are sent together, in one round trip (psycopg's pipeline mode),
+    with the transaction's BEGIN: PostgreSQL still runs each only once the one
+    before it has finished (a lock waited for included)."""
+    if not _preparing():
+        found = []
+        for sql, params in statements:
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                found.append(cursor.fetchall())
+        return found
+    cursors = [_wrapped(_PreparingCursor(connection.connection)) for _ in statements]
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        for cursor, (sql, params) in zip(cursors, statements, strict=True):
+            cursor.execute(sql, params)
+    found = [cursor.fetchall() for cursor in cursors]
+    for cursor in cursors:
+        cursor.close()
+    return found
+
+
+def _preparing() -> bool:
+    """Whether a move's statements are prepared (PostgreSQL, unless turned off);
+    when they are, the connection is open."""
+    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARED_STATEMENTS:
+        return False
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    return True
+
+
+def _wrapped(raw: Any) -> Any:
+    """``raw`` wrapped as Django wraps its own cursors (errors, counted queries)."""
+    return connection.make_debug_cursor(raw) if connection.queries_logged else (
+        connection.make_cursor(raw)
+    )
+
+
 @contextmanager
 def _cursor() -> Iterator[Any]:
     """A cursor for the statements of a move: on PostgreSQL one that binds on the
-    server and prepares each statement at its first use on the connection (wrapped as
-    Django wraps its own, so that errors and counted queries are as usual)."""
-    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARED_STATEMENTS:
+    server and prepares each statement at its first use on the connection."""
+    if not _preparing():
         with connection.cursor() as cursor:
             yield cursor
         return
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    raw: Any = _PreparingCursor(connection.connection)
-    wrap = connection.make_debug_cursor if connection.queries_logged else connection.make_cursor
-    with wrap(raw) as cursor:
+    with _wrapped(_PreparingCursor(connection.connection)) as cursor:
         yield cursor
 
 
