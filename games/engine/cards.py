@@ -116,6 +116,15 @@ class Card:
 _BY_INDEX: list[Card] = [Card._make(i) for i in range(52)]
 sort_key = attrgetter("_key")  # sorted(cards, key=sort_key) == sorted(cards), faster
 _BY_TEXT: dict[str, Card] = {str(card): card for card in _BY_INDEX}
+
+
+def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
+    """``Card.parse`` of each text, with one dictionary look-up per card when they are
+    written as the engine writes them (a saved state holds over fifty)."""
+    try:
+        return tuple([_BY_TEXT[text] for text in texts])
+    except (KeyError, TypeError):
+        return tuple(Card.parse(text) for text in texts)
 # Card objects and their texts both map to the card's bit: one dict lookup per card.
 _BIT: dict[object, int] = {}
 for _card in _BY_INDEX:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .rules import RuleSet
@@ -59,7 +60,7 @@ class MatchState:
 
     # --- reading -----------------------------------------------------------------------
 
-    @property
+    @cached_property
     def score(self) -> MatchScore:
         return score_match(self.rules, self.results, forfeit=self.forfeit)
 
@@ -222,4 +223,5 @@ class MatchState:
 def _replace(match: MatchState, **changes: Any) -> MatchState:
     state = object.__new__(MatchState)
     state.__dict__.update(match.__dict__, **changes)
+    state.__dict__.pop("score", None)  # computed again from the new state when asked
     return state

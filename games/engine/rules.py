@@ -16,6 +16,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, ClassVar
 
 TARGET_SCORES = (50, 100, 150, 200, 250)
+# Rules already read by ``RuleSet.from_dict``, by their fields' names, types and values
+# (a type in the key: True == 1, but a knock limit of True is refused).
+_FROM_DICT: dict[tuple[Any, ...], RuleSet] = {}
+_FROM_DICT_MAX = 256
 TURN_SECONDS = (15, 30, 60, 120)
 MAX_BONUS = 1000
 
@@ -128,11 +132,21 @@ class RuleSet:
         unknown fields and invalid values raise ValueError."""
         if not isinstance(data, Mapping):
             raise ValueError(f"rules must be an object, got {type(data).__name__}")
+        key = tuple((k, type(v), v) for k, v in data.items())
+        try:  # the same rules are read back on every move: each is checked once
+            found, cacheable = _FROM_DICT.get(key), True
+        except TypeError:  # an unhashable value: checked below, and refused
+            found, cacheable = None, False
+        if found is not None and found.__class__ is cls:
+            return found
         names = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - names)
         if unknown:
             raise ValueError(f"unknown rule field(s): {', '.join(map(str, unknown))}")
-        return cls(**dict(data))
+        rules = cls(**dict(data))
+        if cacheable and len(_FROM_DICT) < _FROM_DICT_MAX:
+            _FROM_DICT[key] = rules
+        return rules
 
     def replace(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed (validated)."""

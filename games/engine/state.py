@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card, cards_to_mask, sort_key
+from .cards import Card, cards_to_mask, parse_cards, sort_key
 from .dealing import deal_cards
 from .errors import IllegalAction, MalformedAction
 from .melds import best_discard_mask, deadwood_mask
@@ -426,23 +426,20 @@ class HandState:
             if dealer not in (0, 1):
                 raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
 
-            def cards(texts: Iterable[str]) -> tuple[Card, ...]:
-                return tuple(Card.parse(t) for t in texts)
-
             taken = data["taken_from_discard"]
             state = cls(
                 rules=RuleSet.from_dict(data["rules"]),
                 dealer=dealer,
-                hands=(tuple(sorted(cards(data["hands"][0]))),
-                       tuple(sorted(cards(data["hands"][1])))),
-                stock=cards(data["stock"]),
-                discard_pile=cards(data["discard_pile"]),
+                hands=(tuple(sorted(parse_cards(data["hands"][0]))),
+                       tuple(sorted(parse_cards(data["hands"][1])))),
+                stock=parse_cards(data["stock"]),
+                discard_pile=parse_cards(data["discard_pile"]),
                 upcard=Card.parse(data["upcard"]),
                 phase=phase,
                 current_player=current,
                 taken_from_discard=None if taken is None else Card.parse(taken),
-                known=(tuple(sorted(cards(data["known"][0]))),
-                       tuple(sorted(cards(data["known"][1])))),
+                known=(tuple(sorted(parse_cards(data["known"][0]))),
+                       tuple(sorted(parse_cards(data["known"][1])))),
                 history=tuple(dict(event) for event in data["history"]),
                 result=None if data["result"] is None else HandResult.from_dict(data["result"]),
             )

@@ -231,23 +231,27 @@ class Writes:
 
     def insert(self, obj: models.Model) -> None:
         """Insert ``obj`` (its primary key is left to the database)."""
+        conn = connections[DEFAULT_DB_ALIAS]  # once: each use of the proxy looks it up
+        quote = conn.ops.quote_name
         meta = obj._meta
         fields = [f for f in meta.concrete_fields if not f.primary_key]
-        columns = ", ".join(connection.ops.quote_name(_column(f)) for f in fields)
-        values = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
+        columns = ", ".join(quote(_column(f)) for f in fields)
+        values = [f.get_db_prep_save(f.pre_save(obj, add=True), conn) for f in fields]
         placeholders = ", ".join(["%s"] * len(fields))
-        table = connection.ops.quote_name(meta.db_table)
+        table = quote(meta.db_table)
         self.statements.append((f"INSERT INTO {table} ({columns}) VALUES ({placeholders})", values))
 
     def update(self, obj: models.Model, fields: list[str]) -> None:
         """Write ``fields`` of the saved row ``obj``."""
+        conn = connections[DEFAULT_DB_ALIAS]
+        quote = conn.ops.quote_name
         meta = obj._meta
         model_fields = [_concrete(meta.get_field(name)) for name in fields]
-        sets = ", ".join(f"{connection.ops.quote_name(_column(f))} = %s" for f in model_fields)
-        values = [f.get_db_prep_save(f.pre_save(obj, add=False), connection) for f in model_fields]
-        table = connection.ops.quote_name(meta.db_table)
+        sets = ", ".join(f"{quote(_column(f))} = %s" for f in model_fields)
+        values = [f.get_db_prep_save(f.pre_save(obj, add=False), conn) for f in model_fields]
+        table = quote(meta.db_table)
         assert meta.pk is not None
-        pk = connection.ops.quote_name(_column(meta.pk))
+        pk = quote(_column(meta.pk))
         self.statements.append((f"UPDATE {table} SET {sets} WHERE {pk} = %s", [*values, obj.pk]))
 
     def run(self) -> None:

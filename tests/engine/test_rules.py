@@ -46,6 +46,20 @@ def test_from_dict_fills_missing_fields_and_refuses_unknown_ones():
         RuleSet.from_dict({"knock_limit": 11})
 
 
+def test_rules_read_before_do_not_let_an_equal_looking_bad_value_through():
+    """``from_dict`` remembers the rules it read (they are read back on every move); a
+    value equal to a good one but of another type is still refused."""
+    assert RuleSet.from_dict({"knock_limit": 1, "shutout": False}).knock_limit == 1
+    with pytest.raises(ValueError, match="knock_limit must be a whole number"):
+        RuleSet.from_dict({"knock_limit": True, "shutout": False})
+    with pytest.raises(ValueError, match="shutout must be true or false"):
+        RuleSet.from_dict({"knock_limit": 1, "shutout": 0})
+    with pytest.raises(ValueError, match="knock_limit must be a whole number"):
+        RuleSet.from_dict({"knock_limit": 1.0, "shutout": False})
+    with pytest.raises(ValueError, match="knock_limit must be a whole number"):
+        RuleSet.from_dict({"knock_limit": [1]})
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [

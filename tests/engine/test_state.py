@@ -97,6 +97,14 @@ def test_the_saved_form_round_trips_through_json_at_every_step():
     assert HandState.from_dict(json.loads(json.dumps(state.to_dict()))) == state
 
 
+def test_a_saved_state_written_in_lower_case_reads_as_the_same_state():
+    state = play(start(), PASS)
+    saved = state.to_dict()
+    saved["stock"] = [card.lower() for card in saved["stock"]]
+    saved["hands"][1] = [card.lower() for card in saved["hands"][1]]
+    assert HandState.from_dict(saved) == state
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -107,6 +115,8 @@ def test_the_saved_form_round_trips_through_json_at_every_step():
         lambda d: d["stock"].append(d["hands"][0][0]),
         lambda d: d["rules"].update(knock_limit=42),
         lambda d: d["hands"][0].__setitem__(0, "ZZ"),
+        lambda d: d["hands"][0].__setitem__(0, ["A", "S"]),
+        lambda d: d.update(stock=7),
     ],
 )
 def test_a_damaged_saved_state_is_refused(damage):
