@@ -21,7 +21,7 @@ connection pooler that cannot carry prepared statements (docs/operations.md).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -98,14 +98,15 @@ def _fetch_together(*statements: tuple[str, list[Any]]) -> list[list[tuple[Any, 
                 cursor.execute(sql, params)
                 found.append(cursor.fetchall())
         return found
-    cursors = [_wrapped(_PreparingCursor(connection.connection)) for _ in statements]
-    with connection.wrap_database_errors, connection.connection.pipeline():
-        for cursor, (sql, params) in zip(cursors, statements, strict=True):
-            cursor.execute(sql, params)
-    found = [cursor.fetchall() for cursor in cursors]
-    for cursor in cursors:
-        cursor.close()
-    return found
+    with ExitStack() as open_cursors:
+        cursors = [
+            open_cursors.enter_context(_wrapped(_PreparingCursor(connection.connection)))
+            for _ in statements
+        ]
+        with connection.wrap_database_errors, connection.connection.pipeline():
+            for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                cursor.execute(sql, params)
+        return [cursor.fetchall() for cursor in cursors]
 
 
 def _preparing() -> bool:

@@ -141,3 +141,21 @@ def test_with_preparing_turned_off_moves_are_played_and_nothing_is_prepared(
     queries_of_moves(match, users, 8, django_capture_on_commit_callbacks)
     assert Match.objects.get(pk=match.pk).version >= version + 8
     assert _executions_of_prepared_statements() == before
+
+
+def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_changes_nothing(
+    django_user_model,
+):
+    """The lock and the seats' read go to PostgreSQL together: a refusal of either comes
+    back as Django's error, the transaction is rolled back and the connection goes on."""
+    from django.db import ProgrammingError, transaction
+
+    from games.services import store
+
+    match, _ = _invite_match(django_user_model)
+    version = Match.objects.get(pk=match.pk).version
+    with pytest.raises(ProgrammingError), transaction.atomic():
+        Match.objects.filter(pk=match.pk).update(version=version + 100)
+        store._fetch_together(("SELECT 1", []), ("SELECT * FROM no_such_table", []))
+    assert Match.objects.get(pk=match.pk).version == version
+    assert store.lock_match(match.pk).match.version == version
