@@ -125,6 +125,8 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
         return tuple([_BY_TEXT[text] for text in texts])
     except (KeyError, TypeError):
         return tuple(Card.parse(text) for text in texts)
+
+
 # Card objects and their texts both map to the card's bit: one dict lookup per card.
 _BIT: dict[object, int] = {}
 for _card in _BY_INDEX:
