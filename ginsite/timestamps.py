@@ -19,7 +19,7 @@ from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 def register(connection: Any) -> None:
     """Use the fast loader on a new PostgreSQL connection (Django's wrapper), in the
     connection's time zone as Django's own loader is."""
-    if connection.vendor != "postgresql" or not hasattr(connection.connection, "adapters"):
+    if connection.vendor != "postgresql":
         return
 
     class Loader(FastTimestampLoader):
