@@ -34,12 +34,10 @@ class Match(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     variant = models.CharField(max_length=32, default="default")
     rules = models.JSONField()  # RuleSet.to_dict()
-    status = models.CharField(
-        max_length=16, choices=Status.choices, default=Status.WAITING, db_index=True
-    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     version = models.PositiveIntegerField(default=0)
     rated = models.BooleanField(default=False)
-    invite_token = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    invite_token = models.CharField(max_length=32, null=True, blank=True)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
@@ -62,22 +60,46 @@ class Match(models.Model):
     # Seat that offered a rematch of this finished match, until the other accepts.
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_of = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches",
+        db_index=False,
     )
     # An offline match (kind "offline", never rated) keeps the id the browser gave
     # it, so that uploading it again finds the match instead of making a copy.
-    offline_id = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    offline_id = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "matches"
+        # A move rewrites the match row. When the turn passes, its clock_due_at changes
+        # and PostgreSQL writes the new row version into every index whose condition
+        # it meets: the indexes of columns that are null while a match is in play are
+        # partial (they leave those rows out), and none repeats another's leading
+        # column (docs/benchmarks.md).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["invite_token"], name="match_invite_token",
+                condition=models.Q(invite_token__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["offline_id"], name="match_offline_id",
+                condition=models.Q(offline_id__isnull=False),
+            ),
+        ]
         indexes = [
             models.Index(fields=["status", "finished_at"]),
             models.Index(
                 fields=["clock_due_at"], name="match_clock_due",
                 condition=models.Q(clock_due_at__isnull=False),
+            ),
+            models.Index(
+                fields=["finished_at"], name="match_finished_at",
+                condition=models.Q(finished_at__isnull=False),
+            ),
+            models.Index(
+                fields=["rematch_of"], name="match_rematch_of",
+                condition=models.Q(rematch_of__isnull=False),
             ),
         ]
 
@@ -88,7 +110,10 @@ class Match(models.Model):
 class Seat(models.Model):
     """One of the two seats of a match: a user or a computer level, and its score."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # Indexed by one_seat_per_index (match, index).
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", db_index=False
+    )
     index = models.PositiveSmallIntegerField()  # 0 or 1
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -147,7 +172,10 @@ class Hand(models.Model):
     """One deal of a match. ``state`` is the engine's HandState.to_dict(); the seed
     stays secret until the hand is over, ``seed_hash`` is shown from the deal."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    # Indexed by one_hand_per_number (match, number).
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="hands", db_index=False
+    )
     number = models.PositiveIntegerField()  # 1-based
     dealer = models.PositiveSmallIntegerField()
     seed = models.BinaryField()
@@ -172,7 +200,10 @@ class Move(models.Model):
     """Append-only log of accepted actions. ``seq`` is the match version the move
     produced; replaying a hand's moves on its deal rebuilds its state exactly."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    # Indexed by one_move_per_version (match, seq).
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="moves", db_index=False
+    )
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
