@@ -92,7 +92,7 @@ def move_submit(
             raise MalformedActionError(str(error)) from error
         except IllegalAction as error:
             raise IllegalActionError(str(error)) from error
-        sent = change.commit(answered=seat.index if answers_mover else None)
+        sent = change.commit(answered=seat.index if answers_mover else None, last=True)
     return MoveResult(version=locked.match.version, message=sent[seat.index])
 
 
@@ -124,7 +124,7 @@ def bot_turn_play(*, match_id: int, expected_version: int, now: datetime | None 
             scores=change.state.score.hand_points,
         )
         change.act(seat.index, action)
-        change.commit()
+        change.commit(last=True)
     return True
 
 

@@ -202,9 +202,14 @@ class Change:
 
     # --- writing -----------------------------------------------------------------------
 
-    def commit(self, *, answered: int | None = None) -> dict[int | None, dict[str, Any]]:
+    def commit(
+        self, *, answered: int | None = None, last: bool = False
+    ) -> dict[int | None, dict[str, Any]]:
         """Write the rows, plan the clock and publish after commit; returns the
         message of each audience (the caller answers its own socket with its own).
+
+        ``last``: the caller's transaction ends here, nothing follows it: the writes of
+        a match that goes on are run last and commit with it (store.Writes.run).
 
         ``answered``: the seat whose socket the caller answers itself. Its group is
         not sent the message when that socket is the seat's only one (a second tab
@@ -219,8 +224,9 @@ class Change:
         if self.new_hand is not None:
             self.writes.insert(self.new_hand)
         self.writes.update(match, sorted(self.match_fields))
-        self.writes.run()
-        if match.status == Match.Status.FINISHED:
+        finished = match.status == Match.Status.FINISHED
+        if finished:
+            self.writes.run()
             fairplay.match_finished(match, self.locked.seats, self.now)
             hooks.match_finished(match)
             tournament_hooks.match_finished(match, self.locked.seats)
@@ -232,6 +238,8 @@ class Change:
         told = {a: m for a, m in sent.items() if not (alone and a == answered)}
         broadcast.publish_on_commit(match.pk, told)
         _after_commit_followups(match, self.locked.seats)
+        if not finished:
+            self.writes.run(commit=last)
         return sent
 
     def _messages(self) -> dict[int | None, dict[str, Any]]:

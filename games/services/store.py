@@ -3,7 +3,8 @@
 A move costs at most five SQL statements, BEGIN and COMMIT included: the match row
 and its current hand, locked together; the seats with their users; one statement
 that writes everything the move changed (the Move row, the hand, the match row, and
-when a hand ends the seats and the next hand); COMMIT.
+when a hand ends the seats and the next hand); COMMIT. On PostgreSQL they take two
+round trips: BEGIN and the two reads; the write and COMMIT (``Writes.run``).
 
 ``Writes`` collects the inserts and updates of a move as plain SQL built from the
 models' fields (so every value goes through the field's own database conversion).
@@ -29,6 +30,7 @@ from weakref import WeakKeyDictionary
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from psycopg import pq
 
 from accounts.models import User
 from games.models import Hand, Match, Seat, SeatSocket
@@ -98,15 +100,36 @@ def _fetch_together(*statements: tuple[str, list[Any]]) -> list[list[tuple[Any, 
                 cursor.execute(sql, params)
                 found.append(cursor.fetchall())
         return found
+    raw = connection.connection
     with ExitStack() as open_cursors:
         cursors = [
-            open_cursors.enter_context(_wrapped(_PreparingCursor(connection.connection)))
-            for _ in statements
+            open_cursors.enter_context(_wrapped(_PreparingCursor(raw))) for _ in statements
         ]
-        with connection.wrap_database_errors, connection.connection.pipeline():
+        with connection.wrap_database_errors, raw.pipeline(), _begin_in_pipeline(raw):
             for cursor, (sql, params) in zip(cursors, statements, strict=True):
                 cursor.execute(sql, params)
         return [cursor.fetchall() for cursor in cursors]
+
+
+@contextmanager
+def _begin_in_pipeline(raw: psycopg.Connection[Any]) -> Iterator[None]:
+    """Inside ``raw``'s pipeline: when the statements that follow start the transaction,
+    queue its BEGIN ahead of them. psycopg would send its own BEGIN and wait for the
+    answer before anything else in the pipeline: a round trip of its own.
+
+    psycopg begins a transaction when it is not in autocommit mode and finds none open;
+    while the statements are queued it is told that it is (``_autocommit``, psycopg's
+    own flag: the public setter refuses a change inside a transaction), then put back
+    as it was. tests/reliability/test_move_queries.py counts the round trips."""
+    if raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+        yield
+        return
+    raw._autocommit = True
+    try:
+        raw.execute(raw._get_tx_start_command())
+        yield
+    finally:
+        raw._autocommit = False
 
 
 def _preparing() -> bool:
@@ -117,6 +140,12 @@ def _preparing() -> bool:
     connection.ensure_connection()
     connection.validate_thread_sharing()
     return True
+
+
+def _outermost() -> bool:
+    """Whether the transaction open is one ``atomic`` block, not nested in another
+    (a test's, for one)."""
+    return len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
 
 
 def _wrapped(raw: Any) -> Any:
@@ -255,7 +284,10 @@ class Writes:
         pk = quote(_column(meta.pk))
         self.statements.append((f"UPDATE {table} SET {sets} WHERE {pk} = %s", [*values, obj.pk]))
 
-    def run(self) -> None:
+    def run(self, *, commit: bool = False) -> None:
+        """Run the writes. ``commit``: they end the transaction, nothing follows them
+        in it: on PostgreSQL, when that transaction is the outermost, its COMMIT goes
+        with them in one round trip (Django's own commit then finds nothing to do)."""
         if not self.statements:
             return
         with _cursor() as cursor:
@@ -263,7 +295,14 @@ class Writes:
                 *first, (last_sql, last_params) = self.statements
                 ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
                 params = [p for _, ps in first for p in ps] + last_params
-                cursor.execute(f"WITH {ctes} {last_sql}" if ctes else last_sql, params)
+                sql = f"WITH {ctes} {last_sql}" if ctes else last_sql
+                if commit and _preparing() and _outermost():
+                    raw = connection.connection
+                    with connection.wrap_database_errors, raw.pipeline():
+                        cursor.execute(sql, params)
+                        raw.execute("COMMIT")
+                else:
+                    cursor.execute(sql, params)
             else:
                 for sql, params in self.statements:
                     cursor.execute(sql, params)

@@ -11,14 +11,15 @@ move goes to the broker, not the database), and for the computer's action throug
 from __future__ import annotations
 
 import random
+import tempfile
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games import broadcast, services
 from games.engine import RuleSet
-from games.models import Hand, Match, Seat
+from games.models import Hand, Match, Move, Seat
 from games.services import scheduling
 from tests.games.helpers import current_state, make_user
 from tests.games.sockets import choose_from_view
@@ -148,7 +149,7 @@ def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_ch
 ):
     """The lock and the seats' read go to PostgreSQL together: a refusal of either comes
     back as Django's error, the transaction is rolled back and the connection goes on."""
-    from django.db import ProgrammingError, transaction
+    from django.db import ProgrammingError
 
     from games.services import store
 
@@ -159,3 +160,71 @@ def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_ch
         store._fetch_together(("SELECT 1", []), ("SELECT * FROM no_such_table", []))
     assert Match.objects.get(pk=match.pk).version == version
     assert store.lock_match(match.pk).match.version == version
+
+
+def _round_trips(call) -> int:
+    """How many times ``call`` waited on PostgreSQL: each Sync or simple Query the
+    client sends is answered by one ReadyForQuery (libpq's protocol trace)."""
+    from psycopg import pq
+
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile(mode="w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            call()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        return sum("\tReadyForQuery\t" in line for line in trace)
+
+
+def _next_action(match: Match, users: dict) -> tuple[dict, object]:
+    match.refresh_from_db()
+    view = current_state(match).player_view(match.current_seat)
+    return choose_from_view(view), users[match.current_seat]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waits_on_postgresql_twice_and_is_committed(django_user_model):
+    """Two round trips a move: BEGIN with the lock and the seats' read, then the write
+    with COMMIT (games/services/store.py); what it wrote is there for everyone."""
+    match, users = _invite_match(django_user_model)
+    for _ in range(6):
+        action, user = _next_action(match, users)
+        version = match.version
+        trips = _round_trips(lambda: services.move_submit(
+            match=match, user=user, action=action, expected_version=version))  # noqa: B023
+        assert trips == 2
+        assert Match.objects.get(pk=match.pk).version == version + 1
+        assert Move.objects.filter(match=match, seq=version + 1).exists()
+    # The connection is as Django left it: a transaction after the moves that fails
+    # still changes nothing.
+    played = Match.objects.get(pk=match.pk).version
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Match.objects.filter(pk=match.pk).update(version=0)
+        raise RuntimeError
+    assert Match.objects.get(pk=match.pk).version == played
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_on(
+    django_user_model,
+):
+    """The write and COMMIT go to PostgreSQL together: when the write is refused, the
+    move raises Django's error, nothing of it is kept, and the connection goes on."""
+    match, users = _invite_match(django_user_model)
+    action, user = _next_action(match, users)
+    hand = Hand.objects.filter(match=match).latest("number")
+    # A row in the way of the move's own (one move per version).
+    blocker = Move.objects.create(match=match, hand=hand, seq=match.version + 1, seat=0,
+                                  action={"type": "blocker"})
+    with pytest.raises(IntegrityError):
+        services.move_submit(match=match, user=user, action=action,
+                             expected_version=match.version)
+    assert Match.objects.get(pk=match.pk).version == match.version
+    assert Hand.objects.get(pk=hand.pk).state == hand.state
+    blocker.delete()
+    services.move_submit(match=match, user=user, action=action, expected_version=match.version)
+    assert Match.objects.get(pk=match.pk).version == match.version + 1

@@ -127,7 +127,7 @@ class MemoryMatch:
 def test_no_frame_of_hundreds_of_matches_shows_a_hidden_card(django_user_model, monkeypatch):
     rng = random.Random(20261129)
     players = [make_user(django_user_model, "alice"), make_user(django_user_model, "bob")]
-    monkeypatch.setattr(store.Writes, "run", lambda self: self.statements.clear())
+    monkeypatch.setattr(store.Writes, "run", lambda self, commit=False: self.statements.clear())
     monkeypatch.setattr(broadcast, "publish_on_commit", lambda match_id, messages: None)
     frames = hands = resigned = events = 0
     for number in range(IN_MEMORY_MATCHES):
