@@ -5,6 +5,11 @@ from django.conf import settings
 from django.db import models
 
 
+def _is_set(field: str) -> models.Q:
+    """The rows of a partial index: those where ``field`` is not null."""
+    return models.Q(**{f"{field}__isnull": False})
+
+
 class Match(models.Model):
     """A match of several hands to a target score between two seats."""
 
@@ -79,27 +84,18 @@ class Match(models.Model):
         # column (docs/benchmarks.md).
         constraints = [
             models.UniqueConstraint(
-                fields=["invite_token"], name="match_invite_token",
-                condition=models.Q(invite_token__isnull=False),
-            ),
-            models.UniqueConstraint(
-                fields=["offline_id"], name="match_offline_id",
-                condition=models.Q(offline_id__isnull=False),
-            ),
+                fields=[field], name=f"match_{field}", condition=_is_set(field)
+            )
+            for field in ("invite_token", "offline_id")
         ]
         indexes = [
             models.Index(fields=["status", "finished_at"]),
             models.Index(
-                fields=["clock_due_at"], name="match_clock_due",
-                condition=models.Q(clock_due_at__isnull=False),
+                fields=["clock_due_at"], name="match_clock_due", condition=_is_set("clock_due_at")
             ),
-            models.Index(
-                fields=["finished_at"], name="match_finished_at",
-                condition=models.Q(finished_at__isnull=False),
-            ),
-            models.Index(
-                fields=["rematch_of"], name="match_rematch_of",
-                condition=models.Q(rematch_of__isnull=False),
+            *(
+                models.Index(fields=[field], name=f"match_{field}", condition=_is_set(field))
+                for field in ("finished_at", "rematch_of")
             ),
         ]
 
