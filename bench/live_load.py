@@ -17,7 +17,9 @@ is followed by a rematch over the socket, as people do.
 Per step it prints: moves per second, the move round trip (action sent -> the
 sender's socket receives the new state) p50/p95/p99, the relay time (action sent ->
 the opponent's socket, on the other process, receives it) p99, error counts by
-kind, and the load average; then the first step at which p99 passed 100 ms.
+kind, the load average and the share of the machine's CPU time its hypervisor gave to
+other machines (``steal``: a run beside a high one compares only with runs beside it);
+then the first step at which p99 passed 100 ms.
 
 Users and sessions are written straight into the stack's database (what a
 successful login leaves behind): the login form's password hashing costs about
@@ -45,7 +47,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.stack import ROOT, Stack, free_port
-from bench.stats import cpu_seconds, percentile, tree_cpu_seconds
+from bench.stats import (
+    MachineTimes,
+    cpu_seconds,
+    machine_times,
+    percentile,
+    stolen_share,
+    tree_cpu_seconds,
+)
 from games.messages import apply_frame
 
 MAX_PLAYERS = 2000
@@ -113,10 +122,12 @@ def postmaster_pid() -> int:
 
 @dataclass
 class CpuSample:
-    """CPU seconds used so far, by part of the system, at ``at`` (wall clock)."""
+    """CPU seconds used so far, by part of the system, at ``at`` (wall clock), and the
+    machine's CPU time (how much of it the hypervisor gave to other machines)."""
 
     at: float
     parts: dict[str, float]
+    machine: MachineTimes
 
 
 class CpuMeter:
@@ -136,7 +147,7 @@ class CpuMeter:
             name: sum(cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
         }
         parts["postgres"] = tree_cpu_seconds(self.postmaster)
-        return CpuSample(time.time(), parts)
+        return CpuSample(time.time(), parts, machine_times())
 
 
 # --- what a client process measures ------------------------------------------------
@@ -567,9 +578,9 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
           f"one move per match every "
           f"~{args.interval:g} s, {args.rules} rules, {args.step_seconds:g} s measured per step")
     print(f"{'players':>7} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
-          f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5}  error kinds")
+          f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5} {'steal':>6}  error kinds")
     passed_at = None
-    for players, (begin, end) in zip(steps, outcome.windows, strict=True):
+    for index, (players, (begin, end)) in enumerate(zip(steps, outcome.windows, strict=True)):
         inside = [s for s in samples if begin <= s.sent_at < end]
         trips = [s.round_trip * 1000 for s in inside]
         relays = [s.relay * 1000 for s in inside if s.relay is not None]
@@ -579,12 +590,14 @@ def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None
         )
         loads = [load for at, load in outcome.loads if begin <= at < end]
         p99 = percentile(trips, 99)
+        steal = (stolen_share(outcome.cpu[index][0].machine, outcome.cpu[index][1].machine)
+                 if index < len(outcome.cpu) else float("nan"))
         if passed_at is None and p99 > TARGET_P99_MS:
             passed_at = players
         print(f"{players:>7} {sockets:>7} {len(inside) / (end - begin):>8.1f} "
               f"{percentile(trips, 50):>7.1f} {percentile(trips, 95):>7.1f} {p99:>7.1f} "
               f"{percentile(relays, 99):>9.1f} {sum(kinds.values()):>6} "
-              f"{max(loads, default=float('nan')):>5.2f}  {dict(kinds) or ''}")
+              f"{max(loads, default=float('nan')):>5.2f} {steal:>6.1%}  {dict(kinds) or ''}")
     print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded)")
     names = list(outcome.cpu[0][0].parts) if outcome.cpu else []
     print(f"{'players':>7} " + " ".join(f"{n:>11}" for n in names) + f" {'server':>8}")

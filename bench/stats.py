@@ -1,5 +1,5 @@
-"""The benchmarks' one percentile, one way to print a spread of timings, and the CPU
-time of a process.
+"""The benchmarks' one percentile, one way to print a spread of timings, the CPU
+time of a process, and the machine's CPU time stolen by its hypervisor.
 
 Percentiles are nearest-rank (the smallest sample with at least q% of the samples at
 or below it), as every figure in docs/benchmarks.md since this module reports them.
@@ -12,12 +12,41 @@ from __future__ import annotations
 import os
 import statistics
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from games.bots.arena import percentile
 
-__all__ = ["cpu_seconds", "percentile", "spread", "tree_cpu_seconds"]
+__all__ = ["MachineTimes", "cpu_seconds", "machine_times", "percentile", "spread",
+           "stolen_share", "tree_cpu_seconds"]
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+class MachineTimes(NamedTuple):
+    """The whole machine's CPU time so far (clock ticks, all CPUs): the total, and the
+    part its hypervisor gave to other machines (``steal``)."""
+
+    total: int
+    steal: int
+
+
+def machine_times(stat: str | None = None) -> MachineTimes:
+    """From the ``cpu`` line of /proc/stat (``stat``: its text, read when None)."""
+    if stat is None:
+        with open("/proc/stat") as file:
+            stat = file.read()
+    fields = [int(f) for f in stat.splitlines()[0].split()[1:]]
+    # user nice system idle iowait irq softirq steal guest guest_nice; guest time is
+    # already counted in user and nice.
+    return MachineTimes(total=sum(fields[:8]), steal=fields[7] if len(fields) > 7 else 0)
+
+
+def stolen_share(before: MachineTimes, after: MachineTimes) -> float:
+    """The share of the machine's CPU time between two readings that its hypervisor
+    gave to other machines: a benchmark measured while it is high ran on a busy host
+    (slower, with stalls), and compares only with runs beside it."""
+    total = after.total - before.total
+    return (after.steal - before.steal) / total if total > 0 else float("nan")
 
 
 def cpu_seconds(pid: int) -> float:

@@ -2,7 +2,7 @@
 
 import math
 
-from bench.stats import percentile, spread
+from bench.stats import machine_times, percentile, spread, stolen_share
 
 
 def test_percentile_is_the_nearest_rank() -> None:
@@ -21,3 +21,13 @@ def test_spread_prints_the_percentiles_scaled() -> None:
     assert spread([2.0, 4.0], points=(50,), count=True, mean=True) == (
         "n=   2  p50    2.0 ms  mean    3.0 ms"
     )
+
+
+def test_the_share_of_cpu_time_stolen_by_the_hypervisor_between_two_readings() -> None:
+    before = machine_times("cpu  100 0 50 800 10 0 5 35 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n")
+    after = machine_times("cpu  160 0 70 900 10 0 5 55 0 0\n")
+    assert before == (1000, 35) and after == (1200, 55)
+    assert stolen_share(before, after) == 0.1
+    assert math.isnan(stolen_share(after, after))
+    live = machine_times()  # this machine's own /proc/stat
+    assert live.total > 0 and 0 <= live.steal <= live.total
