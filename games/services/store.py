@@ -93,22 +93,26 @@ def _fetch_together(*statements: tuple[str, list[Any]]) -> list[list[tuple[Any, 
     PostgreSQL they are sent together, in one round trip (psycopg's pipeline mode),
     with the transaction's BEGIN: PostgreSQL still runs each only once the one
     before it has finished (a lock waited for included)."""
-    if not _preparing():
-        found = []
-        for sql, params in statements:
-            with connection.cursor() as cursor:
-                cursor.execute(sql, params)
-                found.append(cursor.fetchall())
-        return found
-    raw = connection.connection
+    preparing = _preparing()
     with ExitStack() as open_cursors:
-        cursors = [
-            open_cursors.enter_context(_wrapped(_PreparingCursor(raw))) for _ in statements
-        ]
-        with connection.wrap_database_errors, raw.pipeline(), _begin_in_pipeline(raw):
+        cursors = [open_cursors.enter_context(_cursor(preparing)) for _ in statements]
+        with _together(preparing):
             for cursor, (sql, params) in zip(cursors, statements, strict=True):
                 cursor.execute(sql, params)
         return [cursor.fetchall() for cursor in cursors]
+
+
+@contextmanager
+def _together(preparing: bool) -> Iterator[None]:
+    """The statements run inside go to PostgreSQL in one round trip (psycopg's
+    pipeline), the transaction's BEGIN first when they start it; one after the other
+    when the statements are not prepared (SQLite, or turned off)."""
+    if not preparing:
+        yield
+        return
+    raw = connection.connection
+    with connection.wrap_database_errors, raw.pipeline(), _begin_in_pipeline(raw):
+        yield
 
 
 @contextmanager
@@ -148,23 +152,16 @@ def _outermost() -> bool:
     return len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
 
 
-def _wrapped(raw: Any) -> Any:
-    """``raw`` wrapped as Django wraps its own cursors (errors, counted queries)."""
+def _cursor(preparing: bool) -> Any:
+    """A cursor for the statements of a move: when ``preparing``, one that binds on
+    the server and prepares each statement at its first use on the connection, wrapped
+    as Django wraps its own cursors (errors, counted queries)."""
+    if not preparing:
+        return connection.cursor()
+    raw: Any = _PreparingCursor(connection.connection)  # Django types it as its own
     return connection.make_debug_cursor(raw) if connection.queries_logged else (
         connection.make_cursor(raw)
     )
-
-
-@contextmanager
-def _cursor() -> Iterator[Any]:
-    """A cursor for the statements of a move: on PostgreSQL one that binds on the
-    server and prepares each statement at its first use on the connection."""
-    if not _preparing():
-        with connection.cursor() as cursor:
-            yield cursor
-        return
-    with _wrapped(_PreparingCursor(connection.connection)) as cursor:
-        yield cursor
 
 
 class _PreparingCursor(psycopg.Cursor):
@@ -290,17 +287,17 @@ class Writes:
         with them in one round trip (Django's own commit then finds nothing to do)."""
         if not self.statements:
             return
-        with _cursor() as cursor:
+        preparing = _preparing()
+        with _cursor(preparing) as cursor:
             if connection.vendor == "postgresql":
                 *first, (last_sql, last_params) = self.statements
                 ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
                 params = [p for _, ps in first for p in ps] + last_params
                 sql = f"WITH {ctes} {last_sql}" if ctes else last_sql
-                if commit and _preparing() and _outermost():
-                    raw = connection.connection
-                    with connection.wrap_database_errors, raw.pipeline():
+                if commit and preparing and _outermost():
+                    with _together(preparing):
                         cursor.execute(sql, params)
-                        raw.execute("COMMIT")
+                        connection.connection.execute("COMMIT")
                 else:
                     cursor.execute(sql, params)
             else:
