@@ -96,16 +96,14 @@ TEMPLATES = [
 # --- Database -----------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # On PostgreSQL the statements of a move are prepared on each connection at first use
-# (games/services/store.py; Django's own queries are bound on the client and never
-# prepared); 0 for a pooler that cannot carry prepared statements (docs/operations.md).
+# (games/services/store.py, with SQL PREPARE; Django's own queries are bound on the
+# client and never prepared); 0 behind a pooler in transaction mode (docs/operations.md).
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     # A live server process in tests (daphne, a Celery worker) must reach the same test
     # database as pytest: without an explicit TEST name it would connect to another one.
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
-    if DATABASE_PREPARED_STATEMENTS:
-        DATABASES["default"]["OPTIONS"] = {"prepare_threshold": 5}
 else:
     DATABASES = {
         "default": {

@@ -11,18 +11,22 @@ models' fields (so every value goes through the field's own database conversion)
 On PostgreSQL they run as one statement of data-modifying CTEs; on SQLite (the
 embedded mode) one after the other, in the same transaction.
 
-On PostgreSQL these statements are bound on the server and prepared on each
-connection at first use (``_cursor``): the text of each is fixed (the write's varies
-only with which fields a move changed), so PostgreSQL parses and plans it once per
-connection instead of once per move, which halves its CPU for a move's statements
-(docs/benchmarks.md). ``DATABASE_PREPARED_STATEMENTS=0`` turns that off, for a
-connection pooler that cannot carry prepared statements (docs/operations.md).
+On PostgreSQL each round trip is one query of several statements (the simple query
+protocol: one message out, the answers back, no pipeline to drive), and these
+statements are prepared on each connection at first use (``_as_run``): the text of
+each is fixed (the write's varies only with which fields a move changed), so
+PostgreSQL parses and plans it once per connection instead of once per move, which
+halves its CPU for a move's statements (docs/benchmarks.md).
+``DATABASE_PREPARED_STATEMENTS=0`` turns that off, for a connection pooler that
+cannot carry prepared statements (docs/operations.md).
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
@@ -30,6 +34,8 @@ from weakref import WeakKeyDictionary
 import psycopg
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from psycopg import pq
 
 from accounts.models import User
@@ -90,85 +96,105 @@ def lock_match(match_id: int) -> Locked | None:
 
 def _fetch_together(*statements: tuple[str, list[Any]]) -> list[list[tuple[Any, ...]]]:
     """Run ``statements`` one after the other and return the rows of each. On
-    PostgreSQL they are sent together, in one round trip (psycopg's pipeline mode),
-    with the transaction's BEGIN: PostgreSQL still runs each only once the one
-    before it has finished (a lock waited for included)."""
-    preparing = _preparing()
-    with ExitStack() as open_cursors:
-        cursors = [open_cursors.enter_context(_cursor(preparing)) for _ in statements]
-        with _together(preparing):
-            for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                cursor.execute(sql, params)
-        return [cursor.fetchall() for cursor in cursors]
+    PostgreSQL they are sent together, in one round trip (``_in_one_round_trip``),
+    with the transaction's BEGIN: PostgreSQL still runs each only once the one before
+    it has finished (a lock waited for included)."""
+    if connection.vendor == "postgresql":
+        return _in_one_round_trip(list(statements), commit=False)
+    found = []
+    with connection.cursor() as cursor:
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            found.append(cursor.fetchall())
+    return found
+
+
+def _in_one_round_trip(
+    statements: list[tuple[str, list[Any]]], *, commit: bool
+) -> list[list[tuple[Any, ...]]]:
+    """Run ``statements`` on PostgreSQL as one query of several statements, which
+    PostgreSQL answers in one round trip: the transaction's BEGIN first when they start
+    it, and COMMIT last when ``commit``. Each statement runs prepared (``_as_run``);
+    the values are bound on the client (psycopg's ``ClientCursor`` quotes each with the
+    server's own rules). Returns the rows of each statement (none for a write).
+
+    psycopg begins a transaction itself, and waits for the answer, when it is not in
+    autocommit mode and finds none open: while the query is sent it is told that it
+    is (``_psycopg_begins_nothing``). A refused statement skips the rest of the query,
+    COMMIT included: the transaction is left failed, for Django to roll back.
+    tests/reliability/test_move_queries.py counts the round trips."""
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of the proxy looks it up
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    raw = db.connection
+    begins = not raw.autocommit and raw.pgconn.transaction_status == pq.TransactionStatus.IDLE
+    with db.wrap_database_errors, _psycopg_begins_nothing(raw, begins):
+        texts = [_as_run(raw, sql, len(params)) for sql, params in statements]
+        query = "; ".join([
+            *([raw._get_tx_start_command().decode()] if begins else []),
+            *texts,
+            *(["COMMIT"] if commit else []),
+        ])
+        cursor: Any = psycopg.ClientCursor(raw)
+        if db.queries_logged:  # wrapped as Django wraps its own cursors (tests count them)
+            cursor = db.make_debug_cursor(cursor)
+        cursor.execute(query, [value for _, params in statements for value in params])
+    results = []
+    while True:
+        rows = cursor.pgresult.status == pq.ExecStatus.TUPLES_OK
+        results.append(cursor.fetchall() if rows else [])
+        if not cursor.nextset():
+            break
+    return results[begins:begins + len(statements)]
 
 
 @contextmanager
-def _together(preparing: bool) -> Iterator[None]:
-    """The statements run inside go to PostgreSQL in one round trip (psycopg's
-    pipeline), the transaction's BEGIN first when they start it; one after the other
-    when the statements are not prepared (SQLite, or turned off)."""
-    if not preparing:
-        yield
-        return
-    raw = connection.connection
-    with connection.wrap_database_errors, raw.pipeline(), _begin_in_pipeline(raw):
-        yield
-
-
-@contextmanager
-def _begin_in_pipeline(raw: psycopg.Connection[Any]) -> Iterator[None]:
-    """Inside ``raw``'s pipeline: when the statements that follow start the transaction,
-    queue its BEGIN ahead of them. psycopg would send its own BEGIN and wait for the
-    answer before anything else in the pipeline: a round trip of its own.
-
-    psycopg begins a transaction when it is not in autocommit mode and finds none open;
-    while the statements are queued it is told that it is (``_autocommit``, psycopg's
-    own flag: the public setter refuses a change inside a transaction), then put back
-    as it was. tests/reliability/test_move_queries.py counts the round trips."""
-    if raw.autocommit or raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
+def _psycopg_begins_nothing(raw: psycopg.Connection[Any], begins: bool) -> Iterator[None]:
+    """When the query sent inside begins the transaction itself, psycopg is told it is
+    in autocommit mode meanwhile, so that it sends no BEGIN of its own first
+    (``_autocommit``, psycopg's own flag: the public setter refuses a change inside a
+    transaction), then put back."""
+    if not begins:
         yield
         return
     raw._autocommit = True
     try:
-        raw.execute(raw._get_tx_start_command())
         yield
     finally:
         raw._autocommit = False
 
 
-def _preparing() -> bool:
-    """Whether a move's statements are prepared (PostgreSQL, unless turned off);
-    when they are, the connection is open."""
-    if connection.vendor != "postgresql" or not settings.DATABASE_PREPARED_STATEMENTS:
-        return False
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    return True
+# The statements prepared on each connection, by their names (``_as_run``).
+_prepared_on: WeakKeyDictionary[Any, set[str]] = WeakKeyDictionary()
+_names: dict[str, str] = {}
+
+
+def _as_run(raw: psycopg.Connection[Any], sql: str, count: int) -> str:
+    """The text that runs ``sql`` (with ``count`` ``%s`` placeholders) on ``raw``: the
+    ``EXECUTE`` of a statement prepared from it, on its first use on the connection
+    (one round trip of its own), so PostgreSQL parses and plans it once per connection
+    instead of once per move; ``sql`` itself when preparing is turned off."""
+    if not settings.DATABASE_PREPARED_STATEMENTS:
+        return sql
+    name = _names.get(sql)
+    if name is None:
+        name = _names[sql] = "gin_" + hashlib.blake2b(sql.encode(), digest_size=8).hexdigest()
+    prepared = _prepared_on.setdefault(raw, set())
+    if name not in prepared:
+        numbers = iter(range(1, count + 1))
+        body = _PLACEHOLDER.sub(lambda _: f"${next(numbers)}", sql)
+        psycopg.ClientCursor(raw).execute(f"PREPARE {name} AS {body}")
+        prepared.add(name)
+    return f"EXECUTE {name}({', '.join(['%s'] * count)})" if count else f"EXECUTE {name}"
+
+
+_PLACEHOLDER = re.compile(r"%s")
 
 
 def _outermost() -> bool:
     """Whether the transaction open is one ``atomic`` block, not nested in another
     (a test's, for one)."""
     return len(connection.atomic_blocks) == 1 and not connection.savepoint_ids
-
-
-def _cursor(preparing: bool) -> Any:
-    """A cursor for the statements of a move: when ``preparing``, one that binds on
-    the server and prepares each statement at its first use on the connection, wrapped
-    as Django wraps its own cursors (errors, counted queries)."""
-    if not preparing:
-        return connection.cursor()
-    raw: Any = _PreparingCursor(connection.connection)  # Django types it as its own
-    return connection.make_debug_cursor(raw) if connection.queries_logged else (
-        connection.make_cursor(raw)
-    )
-
-
-class _PreparingCursor(psycopg.Cursor):
-    """psycopg's cursor that binds on the server, preparing every statement it runs."""
-
-    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-        return super().execute(query, params, prepare=True)
 
 
 @dataclass(frozen=True)
@@ -246,8 +272,24 @@ def _models(row: tuple[Any, ...], kinds: tuple[type[models.Model], ...]) -> list
         for i, col, converters in steps:
             for convert in converters:
                 values[i] = convert(values[i], col, conn)
-        found.append(kind.from_db(conn.alias, attnames, values))
+        found.append(_from_db(kind, conn.alias, attnames, values))
     return found
+
+
+def _from_db(
+    kind: type[models.Model], alias: str, attnames: list[str], values: list[Any]
+) -> models.Model:
+    """``kind.from_db`` for a row of all its concrete fields: the instance's attributes
+    set directly, as ``Model.__init__`` sets them one by one (a third of the cost), when
+    nothing listens to the model's init signals."""
+    if pre_init.has_listeners(kind) or post_init.has_listeners(kind):
+        return kind.from_db(alias, attnames, values)
+    obj = kind.__new__(kind)
+    obj._state = ModelState()
+    obj._state.adding = False
+    obj._state.db = alias
+    obj.__dict__.update(zip(attnames, values, strict=True))
+    return obj
 
 
 @dataclass
@@ -287,20 +329,14 @@ class Writes:
         with them in one round trip (Django's own commit then finds nothing to do)."""
         if not self.statements:
             return
-        preparing = _preparing()
-        with _cursor(preparing) as cursor:
-            if connection.vendor == "postgresql":
-                *first, (last_sql, last_params) = self.statements
-                ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
-                params = [p for _, ps in first for p in ps] + last_params
-                sql = f"WITH {ctes} {last_sql}" if ctes else last_sql
-                if commit and preparing and _outermost():
-                    with _together(preparing):
-                        cursor.execute(sql, params)
-                        connection.connection.execute("COMMIT")
-                else:
-                    cursor.execute(sql, params)
-            else:
+        if connection.vendor == "postgresql":
+            *first, (last_sql, last_params) = self.statements
+            ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
+            params = [p for _, ps in first for p in ps] + last_params
+            sql = f"WITH {ctes} {last_sql}" if ctes else last_sql
+            _in_one_round_trip([(sql, params)], commit=commit and _outermost())
+        else:
+            with connection.cursor() as cursor:
                 for sql, params in self.statements:
                     cursor.execute(sql, params)
         self.statements.clear()

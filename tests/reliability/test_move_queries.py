@@ -11,9 +11,11 @@ move goes to the broker, not the database), and for the computer's action throug
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 
 import pytest
+import sqlparse
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
@@ -63,10 +65,12 @@ def queries_of_moves(
             else:
                 services.move_submit(match=match, user=users[seat], action=action,
                                      expected_version=match.version)
+        # One query may carry several statements (games/services/store.py): each counts.
+        statements = sum(len(sqlparse.split(q["sql"])) for q in queries.captured_queries)
         if Hand.objects.filter(match=match).count() == hand_before:
-            counts.append(len(queries))
+            counts.append(statements)
         elif ending is not None:
-            ending.append(len(queries))
+            ending.append(statements)
     return counts
 
 
@@ -94,12 +98,16 @@ def test_the_queries_of_a_move_are_few_and_do_not_grow(
 
 
 def _executions_of_prepared_statements() -> dict[str, int]:
-    """This connection's prepared statements: how many times each was run."""
+    """This connection's prepared statements (their SQL, without ``PREPARE <name> AS``):
+    how many times each was run."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements"
         )
-        return dict(cursor.fetchall())
+        return {
+            re.sub(r"^PREPARE \w+ AS ", "", statement): runs
+            for statement, runs in cursor.fetchall()
+        }
 
 
 def _invite_match(django_user_model) -> tuple[Match, dict]:
@@ -189,16 +197,24 @@ def _next_action(match: Match, users: dict) -> tuple[dict, object]:
 @pytest.mark.django_db(transaction=True)
 def test_a_move_waits_on_postgresql_twice_and_is_committed(django_user_model):
     """Two round trips a move: BEGIN with the lock and the seats' read, then the write
-    with COMMIT (games/services/store.py); what it wrote is there for everyone."""
+    with COMMIT (games/services/store.py), and one more for each of its statements
+    prepared there for the first time on the connection; what it wrote is there for
+    everyone."""
+    from games.services import store
+
     match, users = _invite_match(django_user_model)
-    for _ in range(6):
+    newly_prepared = []
+    for _ in range(8):
         action, user = _next_action(match, users)
         version = match.version
+        prepared_before = set(store._prepared_on.get(connection.connection, ()))
         trips = _round_trips(lambda: services.move_submit(
             match=match, user=user, action=action, expected_version=version))  # noqa: B023
-        assert trips == 2
+        newly_prepared.append(len(store._prepared_on[connection.connection] - prepared_before))
+        assert trips == 2 + newly_prepared[-1]
         assert Match.objects.get(pk=match.pk).version == version + 1
         assert Move.objects.filter(match=match, seq=version + 1).exists()
+    assert 0 in newly_prepared[1:], newly_prepared  # the statements run again as prepared
     # The connection is as Django left it: a transaction after the moves that fails
     # still changes nothing.
     played = Match.objects.get(pk=match.pk).version
@@ -227,4 +243,27 @@ def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_
     assert Hand.objects.get(pk=hand.pk).state == hand.state
     blocker.delete()
     services.move_submit(match=match, user=user, action=action, expected_version=match.version)
+    assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+def test_the_rows_read_under_the_lock_are_the_models_the_orm_reads(django_user_model):
+    """The lock builds its models from the rows itself (games/services/store.py): each has
+    every field the ORM gives it, and saves as one read by the ORM does."""
+    from games.services import store
+
+    match, _ = _invite_match(django_user_model)
+    with transaction.atomic():
+        locked = store.lock_match(match.pk)
+    read = [
+        (locked.match, Match.objects.get(pk=match.pk)),
+        (locked.hand, Hand.objects.filter(match=match).latest("number")),
+        *[(seat, Seat.objects.get(pk=seat.pk)) for seat in locked.seats],
+        *[(seat.user, seat.user.__class__.objects.get(pk=seat.user_id)) for seat in locked.seats],
+    ]
+    for ours, orms in read:
+        fields = [f.attname for f in type(orms)._meta.concrete_fields]
+        assert {f: getattr(ours, f) for f in fields} == {f: getattr(orms, f) for f in fields}
+        assert (ours._state.adding, ours._state.db) == (False, "default")
+    locked.match.version += 1
+    locked.match.save(update_fields=["version"])
     assert Match.objects.get(pk=match.pk).version == match.version + 1
