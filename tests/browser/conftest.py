@@ -229,16 +229,17 @@ class TablePlayer:
         self.settle()
         return True
 
-    def act(self) -> str | None:
-        """One move if it is ours; returns what was done, "showdown", or None."""
+    def act(self, *, end_hand: bool = True) -> str | None:
+        """One move if it is ours; returns what was done, "showdown", or None.
+        ``end_hand=False``: never gin nor knock, only draw, discard or pass."""
         page = self.page
         if self.showdown_open():
             return "showdown"
-        if page.locator("[data-act=gin]:visible").count():
+        if end_hand and page.locator("[data-act=gin]:visible").count():
             return "gin" if self._click("[data-act=gin]") else None
-        if page.locator("[data-act=big-gin]:visible").count():
+        if end_hand and page.locator("[data-act=big-gin]:visible").count():
             return "big_gin" if self._click("[data-act=big-gin]") else None
-        if page.locator("[data-act=knock]:visible").count():
+        if end_hand and page.locator("[data-act=knock]:visible").count():
             if self._click("[data-act=knock]"):
                 return (
                     "knock"
