@@ -43,6 +43,7 @@ def main() -> None:
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.db import transaction
     from django.utils import timezone
 
     from games import broadcast
@@ -51,7 +52,7 @@ def main() -> None:
     from games.models import Hand, Match, Seat
     from games.services import play, store
 
-    store.Writes.run = lambda self: self.statements.clear()  # in memory only
+    store.Writes.run = lambda self, commit=False: self.statements.clear()  # in memory only
     broadcast.publish_on_commit = lambda match_id, messages: None
     users = [
         get_user_model().objects.get_or_create(username=name, defaults={"email": ""})[0]
@@ -78,7 +79,11 @@ def main() -> None:
             change = play.Change(locked, timezone.now())
             view = state.hand.player_view(mover)
             change.act(mover, choose_action("easy", view, view["legal_actions"], rng))
-            sent = change.commit()
+            # The match's end runs its hooks (fair play, leaderboards) on the database:
+            # inside a transaction rolled back, so the benchmark leaves nothing behind.
+            with transaction.atomic():
+                sent = change.commit()
+                transaction.set_rollback(True)
             state = change.state
             for audience, message in sent.items():
                 if message["type"] == "state":

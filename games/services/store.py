@@ -17,8 +17,9 @@ statements are prepared on each connection at first use (``_as_run``): the text 
 each is fixed (the write's varies only with which fields a move changed), so
 PostgreSQL parses and plans it once per connection instead of once per move, which
 halves its CPU for a move's statements (docs/benchmarks.md).
-``DATABASE_PREPARED_STATEMENTS=0`` turns that off, for a connection pooler that
-cannot carry prepared statements (docs/operations.md).
+``DATABASE_PREPARED_STATEMENTS=0`` turns that off, behind a connection pooler in
+transaction mode, which cannot carry statements prepared with SQL ``PREPARE``
+(docs/operations.md).
 """
 
 from __future__ import annotations
