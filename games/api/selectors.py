@@ -3,7 +3,7 @@ template tags."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
@@ -33,9 +33,17 @@ def challenges_to(*, user: User) -> list[Challenge]:
     )
 
 
-def challenge_is_open(*, challenge: Challenge) -> bool:
-    """Whether ``challenge`` still waits for an answer (not answered, not expired)."""
-    return open_challenges().filter(pk=challenge.pk).exists()
+def challenge_status(*, challenge: Challenge, now: datetime | None = None) -> str:
+    """``challenge``'s status as read, or ``"expired"`` for one left unanswered too long.
+
+    From the row already read, never from a second query: one answered between two
+    reads would look open to the first and closed to the second ("expired")."""
+    now = now or timezone.now()
+    if challenge.status == Challenge.Status.CREATED and (
+        challenge.created_at < now - CHALLENGE_EXPIRY
+    ):
+        return "expired"
+    return challenge.status
 
 
 def challenge_get(*, challenge_id: int) -> Challenge | None:

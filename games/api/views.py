@@ -392,22 +392,16 @@ def challenge_page(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     challenge = _own_challenge(request, challenge_id)
     if challenge.match_id is not None:
         return redirect("games:table", match_id=challenge.match_id)
-    return render(request, "api/challenge.html",
-                  {"challenge": challenge, "status": _status_of(challenge)})
-
-
-def _status_of(challenge: Challenge) -> str:
-    if (challenge.status == Challenge.Status.CREATED
-            and not api_selectors.challenge_is_open(challenge=challenge)):
-        return "expired"
-    return challenge.status
+    status = api_selectors.challenge_status(challenge=challenge)
+    return render(request, "api/challenge.html", {"challenge": challenge, "status": status})
 
 
 @login_required
 @require_GET
 def challenge_status(request: SignedInRequest, challenge_id: int) -> JsonResponse:
     challenge = _own_challenge(request, challenge_id)
-    return JsonResponse({"status": _status_of(challenge), "match_id": challenge.match_id})
+    status = api_selectors.challenge_status(challenge=challenge)
+    return JsonResponse({"status": status, "match_id": challenge.match_id})
 
 
 @login_required

@@ -171,6 +171,37 @@ def test_a_challenge_left_unanswered_expires():
     assert "This challenge was expired" in client.get(f"/challenge/{old.pk}/").text
 
 
+def test_a_challenge_accepted_while_its_page_loads_is_never_called_expired(monkeypatch):
+    """The bot accepts between the page's read of the challenge and the rest of the
+    page: the waiting page (or its status poll) must not say "expired" and stop, it
+    must go on to the table (CI saw a fresh challenge called expired this way)."""
+    robo, ann = create_user("robo"), create_user("ann")
+    api_services.bot_account_upgrade(user=robo)
+    client = Client()
+    client.force_login(ann)
+    real_get = api_selectors.challenge_get
+
+    for url in ("/challenge/{}/", "/challenge/{}/status.json"):
+        challenge = api_services.challenge_create(user=ann, dest=robo, body={})
+
+        def read_then_accepted(*, challenge_id, challenge=challenge):
+            row = real_get(challenge_id=challenge_id)
+            if challenge_id == challenge.pk and row.status == "created":
+                api_services.challenge_accept(user=robo, challenge_id=challenge_id)
+            return row
+
+        monkeypatch.setattr(api_selectors, "challenge_get", read_then_accepted)
+        answer = client.get(url.format(challenge.pk))
+        monkeypatch.setattr(api_selectors, "challenge_get", real_get)
+        if url.endswith(".json"):
+            assert answer.json()["status"] == "created"  # the next poll finds the match
+        else:
+            assert "expired" not in answer.text
+            assert "Waiting for BOT robo to answer" in answer.text  # it polls on
+        follow = client.get(f"/challenge/{challenge.pk}/status.json").json()
+        assert follow["match_id"] is not None
+
+
 def test_a_person_accepts_or_declines_a_bots_challenge_from_the_lobby():
     from games.api.models import Challenge
 
