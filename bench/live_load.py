@@ -49,7 +49,6 @@ from typing import Any
 from bench.stack import ROOT, Stack, free_port
 from bench.stats import (
     MachineTimes,
-    cpu_seconds,
     machine_times,
     percentile,
     stolen_share,
@@ -136,7 +135,8 @@ class CpuMeter:
     site's connections are closed and opened again every minute, and a backend read
     only at the window's edges would lose its time), and its background workers'
     (WAL writer, checkpointer, autovacuum). Other databases' work on the same server
-    counts too: measure on a quiet machine."""
+    counts too: measure on a quiet machine. Each process counts with its children
+    (granian serves from a worker process of its own)."""
 
     def __init__(self, groups: dict[str, list[int]]) -> None:
         self.groups = groups
@@ -144,7 +144,7 @@ class CpuMeter:
 
     def sample(self) -> CpuSample:
         parts = {
-            name: sum(cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
+            name: sum(tree_cpu_seconds(pid) for pid in pids) for name, pids in self.groups.items()
         }
         parts["postgres"] = tree_cpu_seconds(self.postmaster)
         return CpuSample(time.time(), parts, machine_times())
@@ -464,8 +464,8 @@ def main() -> None:
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between moves")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--asgi", type=int, default=2, help="ASGI processes")
-    parser.add_argument("--server", choices=["daphne", "uvicorn"], default="daphne",
-                        help="the ASGI server (uvicorn with its asyncio loop)")
+    parser.add_argument("--server", choices=["daphne", "uvicorn", "granian"], default="daphne",
+                        help="the ASGI server (uvicorn and granian with the asyncio loop)")
     parser.add_argument("--layer", choices=["core", "pubsub"], default="pubsub",
                         help="channels-redis's default layer, or its pub/sub layer")
     parser.add_argument("--redis-shards", type=int, default=1,

@@ -94,6 +94,10 @@ class Stack:
             args = [PYTHON, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
                     "--loop", "asyncio", "--no-access-log", "--log-level", "warning",
                     "ginsite.asgi:application"]
+        elif self.server == "granian":  # one worker process under granian's own
+            args = [PYTHON, "-m", "granian", "--interface", "asginl", "--host", "127.0.0.1",
+                    "--port", str(port), "--workers", "1", "--loop", "asyncio",
+                    "--no-access-log", "--log-level", "warning", "ginsite.asgi:application"]
         else:
             args = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
                     "ginsite.asgi:application"]

@@ -47,6 +47,9 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     rate_per_second = 10.0
 
     match_id: int
+    # The match by its primary key alone, built once: the services it is handed to
+    # only read ``pk`` (building a Match costs more than a move's own engine work).
+    match_ref: Match
     seat: int | None
     version: int
     presence_renewal: asyncio.Future | None = None
@@ -93,6 +96,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
+        self.match_ref = Match(pk=self.match_id)
         self.user = self.scope.get("user")
         self.version = 0
         self.seat = None
@@ -133,7 +137,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if self.seat is not None:
             await self._stop_presence_renewal()
             await db(services.seat_disconnect)(
-                match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+                match=self.match_ref, user=self.user, channel_name=self.channel_name
             )
 
     # --- presence, renewed with the process's other sockets (games/presence_renewer.py) ---
@@ -147,7 +151,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         registered again, and the table is told its player is back)."""
         self.presence_renewal = asyncio.ensure_future(
             db(services.seat_socket_renew)(
-                match=Match(pk=self.match_id), user=self.user, channel_name=self.channel_name
+                match=self.match_ref, user=self.user, channel_name=self.channel_name
             )
         )
 
@@ -285,9 +289,9 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         self, service: Callable[[Match], Any]
     ) -> tuple[AppError | None, dict[str, Any] | None]:
         try:
-            result = service(Match(pk=self.match_id))
+            result = service(self.match_ref)
         except AppError as refused:
-            state = selectors.match_state_message(match=Match(pk=self.match_id), user=self.user)
+            state = selectors.match_state_message(match=self.match_ref, user=self.user)
             return refused, state
         return None, result.message if isinstance(result, services.MoveResult) else None
 
@@ -301,7 +305,7 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     async def _send_state(self, *, force: bool) -> None:
         state = await db(selectors.match_state_message)(
-            match=Match(pk=self.match_id), user=self.user
+            match=self.match_ref, user=self.user
         )
         await self._send_message(state, force=force)
 

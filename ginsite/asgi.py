@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels routing; in the
-embedded mode it also starts the periodic jobs (ginsite/embedded_beat.py)."""
+embedded mode it also starts the periodic jobs (ginsite/embedded_beat.py). It lightens
+daphne's handling of each WebSocket frame (ginsite/websocket_frames.py)."""
 
 import gc
 import os
@@ -13,7 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from ginsite import embedded_beat  # noqa: E402
+from ginsite import embedded_beat, websocket_frames  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -24,6 +25,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Two per-frame costs of daphne's WebSocket layer, taken out (ginsite/websocket_frames.py).
+websocket_frames.install()
 
 # The embedded mode's periodic jobs start with the site (a no-op where beat runs).
 embedded_beat.start()

@@ -119,6 +119,41 @@ async def test_the_same_move_from_two_tabs_at_once_is_applied_once(asgi_pair, dj
     )() == doubled
 
 
+async def test_a_fragmented_multibyte_message_reaches_the_player_on_the_other_process(
+    asgi_pair, django_user_model
+):
+    """Frames are unmasked by ginsite/websocket_frames.py: a chat line of multi-byte
+    text, sent as three masked frames (cut inside a character), arrives whole."""
+    first, second = asgi_pair
+    [(match, host, guest)] = await database_sync_to_async(people_matches)(
+        django_user_model, 1, "f"
+    )
+    path = f"/ws/match/{match.pk}/"
+    text = "Gin! ♠♥♦♣ Grüße, どうぞ " * 10
+    frame = json.dumps({"type": "chat", "text": text}, ensure_ascii=False)
+    cut = [frame.index("♥") + 1, frame.index("ど") + 1]
+    async with (
+        connect(first.ws_url + path, additional_headers={"Cookie": await _cookie(host)},
+                origin=first.url, open_timeout=10) as writer,
+        connect(second.ws_url + path, additional_headers={"Cookie": await _cookie(guest)},
+                origin=second.url, open_timeout=10) as reader,
+    ):
+        for ws in (writer, reader):  # connected: the history came
+            await _frame_of_type(ws, "chat_history")
+        await writer.send([frame[:cut[0]], frame[cut[0]:cut[1]], frame[cut[1]:]])
+        for ws in (writer, reader):
+            message = (await _frame_of_type(ws, "chat"))["message"]
+            assert message["text"] == text.strip()
+
+
+async def _frame_of_type(ws, kind: str) -> dict:
+    while True:
+        frame = json.loads(await asyncio.wait_for(ws.recv(), timeout=15))
+        assert frame["type"] != "error", frame
+        if frame["type"] == kind:
+            return frame
+
+
 class Tab:
     """One socket, read frame by frame."""
 

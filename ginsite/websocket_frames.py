@@ -1,0 +1,85 @@
+"""Two costs that autobahn (daphne's WebSocket layer) adds to every frame, taken out
+when the ASGI application loads (ginsite/asgi.py calls ``install``).
+
+- **Unmasking.** Every frame a browser sends is masked with four bytes (RFC 6455,
+  5.3). autobahn 26 builds a native masker for each frame (two cffi allocations, a
+  finalizer and an import statement) to unmask payloads of a few dozen bytes. Here
+  the payload is XORed as one Python integer: one C loop, no allocation but the
+  result, for any length.
+- **Debug lines never printed.** autobahn writes a debug line for each frame it sends
+  whose arguments (``hltype``, ``hlval``: the names coloured with click) are computed
+  before the logger sees that debug lines are off. Here they are computed only if the
+  line is written.
+
+Together they were about a tenth of an ASGI process's Python time at 400 players
+(py-spy, docs/benchmarks.md). The frames on the wire are the same; nothing else of
+autobahn changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+class XorMasker:
+    """Unmasks (or masks) one frame's payload, possibly in several pieces, as
+    autobahn's maskers do: ``process`` each piece in order; ``pointer`` is the number
+    of bytes processed so far."""
+
+    __slots__ = ("_mask", "_ptr")
+
+    def __init__(self, mask: bytes) -> None:
+        if len(mask) != 4:
+            raise ValueError("a WebSocket mask is 4 bytes")
+        self._mask = bytes(mask)
+        self._ptr = 0
+
+    def pointer(self) -> int:
+        return self._ptr
+
+    def reset(self) -> None:
+        self._ptr = 0
+
+    def process(self, data: bytes) -> bytes:
+        length = len(data)
+        if not length:
+            return b""
+        shift = self._ptr & 3
+        key = (self._mask[shift:] + self._mask[:shift]) * (length // 4 + 1)
+        self._ptr += length
+        mixed = int.from_bytes(data, "little") ^ int.from_bytes(key[:length], "little")
+        return mixed.to_bytes(length, "little")
+
+
+def create_xor_masker(mask: bytes, length: int | None = None) -> XorMasker:
+    """autobahn's factory, whatever the payload's length."""
+    return XorMasker(mask)
+
+
+class Deferred:
+    """A log argument computed only when the line is formatted."""
+
+    __slots__ = ("_args", "_func")
+
+    def __init__(self, func: Callable[..., str], *args: Any) -> None:
+        self._func = func
+        self._args = args
+
+    def __str__(self) -> str:
+        return self._func(*self._args)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def install() -> None:
+    """Put these in autobahn's WebSocket protocol module (once; idempotent)."""
+    from autobahn import util
+    from autobahn.websocket import protocol
+
+    protocol.create_xor_masker = create_xor_masker
+    protocol.hltype = lambda obj: Deferred(util.hltype, obj)
+    protocol.hlval = lambda value, *args, **kwargs: Deferred(
+        lambda: util.hlval(value, *args, **kwargs)
+    )
