@@ -7,11 +7,11 @@ when the ASGI application loads (ginsite/asgi.py calls ``install``).
   the payload is XORed as one Python integer: one C loop, no allocation but the
   result, for any length.
 - **Debug lines never printed.** autobahn writes a debug line for each frame it sends
-  whose arguments (``hltype``, ``hlval``: the names coloured with click) are computed
-  before the logger sees that debug lines are off. Here they are computed only if the
-  line is written.
+  and each read from a socket, whose arguments (``hltype``, ``hlval``: the names
+  coloured with click) are computed before the logger sees that debug lines are off.
+  Here they are computed only if the line is written.
 
-Together they were about a tenth of an ASGI process's Python time at 400 players
+Together they were about 7% of an ASGI process's Python time at 400 players
 (py-spy, docs/benchmarks.md). The frames on the wire are the same; nothing else of
 autobahn changes.
 """
@@ -74,12 +74,15 @@ class Deferred:
 
 
 def install() -> None:
-    """Put these in autobahn's WebSocket protocol module (once; idempotent)."""
+    """Put these in autobahn's WebSocket protocol modules, its own and Twisted's
+    (idempotent)."""
     from autobahn import util
+    from autobahn.twisted import websocket as on_twisted
     from autobahn.websocket import protocol
 
     protocol.create_xor_masker = create_xor_masker
-    protocol.hltype = lambda obj: Deferred(util.hltype, obj)
-    protocol.hlval = lambda value, *args, **kwargs: Deferred(
-        lambda: util.hlval(value, *args, **kwargs)
-    )
+    for module in (protocol, on_twisted):
+        module.hltype = lambda obj: Deferred(util.hltype, obj)  # type: ignore[attr-defined]
+        module.hlval = lambda value, *args, **kwargs: Deferred(  # type: ignore[attr-defined]
+            lambda: util.hlval(value, *args, **kwargs)
+        )

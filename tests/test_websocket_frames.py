@@ -10,6 +10,7 @@ import random
 
 import pytest
 from autobahn import util
+from autobahn.twisted import websocket as on_twisted
 from autobahn.websocket import protocol
 from autobahn.websocket.xormasker import create_xor_masker as autobahn_masker
 
@@ -47,12 +48,14 @@ def test_a_mask_is_four_bytes() -> None:
         XorMasker(b"abc")
 
 
+def send_data() -> None:
+    """Stands for the method autobahn names in its line."""
+
+
 def test_autobahns_debug_lines_read_the_same_when_written(caplog) -> None:
     websocket_frames.install()
     assert protocol.create_xor_masker is websocket_frames.create_xor_masker
-
-    def send_data() -> None:
-        """Stands for the method autobahn names in its line."""
+    assert isinstance(on_twisted.hltype(send_data), websocket_frames.Deferred)
 
     names = protocol.hltype(send_data), protocol.hlval(1234), protocol.hlval("x", color="red")
     expected = util.hltype(send_data), util.hlval(1234), util.hlval("x", color="red")
