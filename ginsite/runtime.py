@@ -174,7 +174,7 @@ class PubSubPublisher:
     layer's serialized event on the group's Redis channel (``<prefix>__group__<group>``,
     on the shard that the layer's hash picks), which any thread can run. A move's
     database thread publishes its messages itself, all of a batch's for a shard in one
-    pipelined round trip, over a synchronous client's connection: no hop to an event
+    round trip, over a synchronous client's pooled connection: no hop to an event
     loop and back, no task per group. Each batch's events reach each group in order.
     tests/reliability/test_channel_layer.py checks that what it sends reaches the
     layer's group members."""
@@ -203,15 +203,13 @@ class PubSubPublisher:
 
         layer = get_channel_layer()
         clients = self._redis_clients()
-        pipelines: dict[int, Any] = {}
+        by_shard: dict[int, list[tuple[str, str, bytes]]] = {}
         for group, event in sends:
             channel = f"{self.prefix}__group__{group}"
             shard = _consistent_hash(channel, len(clients))
-            if shard not in pipelines:
-                pipelines[shard] = clients[shard].pipeline(transaction=False)
-            pipelines[shard].publish(channel, layer.serialize(event))
-        for pipeline in pipelines.values():
-            pipeline.execute()
+            by_shard.setdefault(shard, []).append(("PUBLISH", channel, layer.serialize(event)))
+        for shard, commands in by_shard.items():
+            _in_one_round_trip(clients[shard].connection_pool, commands)
 
     def _redis_clients(self) -> list[Any]:
         if not self._clients:
@@ -228,6 +226,25 @@ class PubSubPublisher:
                         for host in self.hosts
                     ]
         return self._clients
+
+
+def _in_one_round_trip(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
+    """Send ``commands`` on one pooled connection in one write and read their replies:
+    what a redis-py pipeline does, without its per-call machinery (a move's publishing
+    cost its database thread about as much as its engine work). The pool hands out a
+    connection that Redis closed while it was idle afresh (tests/reliability/
+    test_channel_layer.py); one that fails during the exchange is dropped, and the
+    error goes to the caller, as a pipeline's would."""
+    connection = pool.get_connection()
+    try:
+        connection.send_packed_command(connection.pack_commands(commands))
+        for _ in commands:
+            connection.read_response()
+    except BaseException:
+        connection.disconnect()  # replies may be left unread: never reuse it
+        raise
+    finally:
+        pool.release(connection)
 
 
 class InMemoryPublisher:

@@ -83,3 +83,30 @@ async def test_events_published_from_threads_reach_every_member_in_order():
         for channel in channels:
             assert received[channel] == list(range(MESSAGES))
             await layer.group_discard(group, channel)
+
+
+async def test_an_event_published_after_redis_dropped_the_publishers_connection_arrives():
+    """Redis closes the connection a database thread publishes on (a restart, an idle
+    timeout): the next batch goes out on a new connection, and nothing is lost."""
+    import redis
+    from django.conf import settings
+
+    from ginsite import runtime
+
+    publisher = runtime.publisher()
+    assert isinstance(publisher, runtime.PubSubPublisher)
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(GROUP, channel)
+    send = [(GROUP, {"type": "match.message", "n": 1})]
+    await asyncio.to_thread(broadcast.group_send, send)
+    assert (await asyncio.wait_for(layer.receive(channel), 10))["n"] == 1
+    admin = redis.Redis.from_url(settings.REDIS_URL)
+    idle = [c for c in admin.client_list() if c["cmd"] == "publish"]
+    assert idle, "the publisher keeps its connection between batches"
+    for client in idle:
+        admin.client_kill_filter(_id=client["id"])
+    await asyncio.to_thread(broadcast.group_send, [(GROUP, {"type": "match.message", "n": 2})])
+    assert (await asyncio.wait_for(layer.receive(channel), 10))["n"] == 2
+    await layer.group_discard(GROUP, channel)
+    admin.close()
