@@ -231,10 +231,11 @@ class PubSubPublisher:
 def _in_one_round_trip(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
     """Send ``commands`` on one pooled connection in one write and read their replies:
     what a redis-py pipeline does, without its per-call machinery (a move's publishing
-    cost its database thread about as much as its engine work). The pool hands out a
-    connection that Redis closed while it was idle afresh (tests/reliability/
-    test_channel_layer.py); one that fails during the exchange is dropped, and the
-    error goes to the caller, as a pipeline's would."""
+    cost its database thread about as much as its engine work). The pool replaces, as
+    it hands it out, a connection that Redis closed while it was idle (tests/
+    reliability/test_channel_layer.py); one that fails during the exchange is dropped
+    and the error goes to the caller, where a pipeline would first have tried once more
+    (a socket that misses a move catches up: docs/protocol.md)."""
     connection = pool.get_connection()
     try:
         connection.send_packed_command(connection.pack_commands(commands))
