@@ -209,7 +209,7 @@ class PubSubPublisher:
             shard = _consistent_hash(channel, len(clients))
             by_shard.setdefault(shard, []).append(("PUBLISH", channel, layer.serialize(event)))
         for shard, commands in by_shard.items():
-            _in_one_round_trip(clients[shard].connection_pool, commands)
+            _send_together(clients[shard].connection_pool, commands)
 
     def _redis_clients(self) -> list[Any]:
         if not self._clients:
@@ -228,7 +228,7 @@ class PubSubPublisher:
         return self._clients
 
 
-def _in_one_round_trip(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
+def _send_together(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
     """Send ``commands`` on one pooled connection in one write and read their replies:
     what a redis-py pipeline does, without its per-call machinery (a move's publishing
     cost its database thread about as much as its engine work). The pool replaces, as

@@ -8,7 +8,6 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from games import errors as game_errors
 from games.chat.selectors import blocked_between
@@ -19,7 +18,7 @@ from ginsite.errors import AppError
 
 from . import events
 from .models import Challenge
-from .selectors import CHALLENGE_EXPIRY, open_challenges
+from .selectors import challenge_status, open_challenges
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -123,7 +122,7 @@ def _open_challenge(challenge_id: Any, *, user: User, side: str) -> Challenge:
         raise ApiError("not_allowed", f"Only the {side} can do that.")
     if challenge.status != Challenge.Status.CREATED:
         raise ApiError("challenge_closed", f"This challenge is {challenge.status}.")
-    if challenge.created_at < timezone.now() - CHALLENGE_EXPIRY:
+    if challenge_status(challenge=challenge) == "expired":
         raise ApiError("challenge_closed", "This challenge has expired.")
     return challenge
 
