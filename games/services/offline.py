@@ -138,6 +138,13 @@ def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
         rules = rules_for(variant=variant, rules=record.get("rules"))  # type: ignore[arg-type]
     except InvalidSettingsError as error:
         raise _refuse(error.message) from error
+    # The offline table has no clock in any variant, and records made before its
+    # set-up said "Default" named the default rules "time_freedom" (the preset of the
+    # default rules without a clock): stored as what the player chose, the default
+    # rules, with no clock in the rules themselves.
+    if variant == "time_freedom":
+        variant = "default"
+    rules = rules.replace(turn_seconds=None)
     dealer = record.get("first_dealer")
     if dealer not in (0, 1) or isinstance(dealer, bool):
         raise _refuse("the first dealer must be seat 0 or 1.")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Match, Seat
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, resign, sign_in
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -260,4 +260,74 @@ def test_an_update_is_installed_whole_and_taken_only_when_the_player_reloads(
     )
     page.locator("[data-update]").wait_for(state="hidden")
     assert TablePlayer(page).hand_cards() == cards
+    assert page.js_errors == []
+
+
+def test_offline_names_the_player_once_and_keeps_the_chosen_variant_after_upload(
+    site: Any, new_page: Any
+) -> None:
+    """Offline, the player's seat says "You" (not "You (you)") and "My matches", which
+    needs the network, is shown unavailable with the reason; back online the seat
+    names the account once, the link works again, and the uploaded match is listed
+    under the variant that was chosen (Default, no clock), not "Time Freedom"."""
+    make_player("rambler")
+    page = new_page()
+    sign_in(page, site.url, "rambler")
+    open_offline_table(page, site.url)
+    wait_until_installed(page)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("[data-net]")).to_have_text("offline")
+
+    nav = page.locator(".site-nav")
+    mine = nav.locator("[data-online-only]")
+    expect(mine).to_have_attribute("aria-disabled", "true")
+    assert mine.get_attribute("href") is None
+    expect(mine).to_contain_text("needs a connection")
+    page.screenshot(path=SCREENSHOTS / "offline-nav-offline-desktop.png")
+
+    form = page.locator("form[data-new-match]")
+    expect(form.locator("label:has(input[name=variant]:checked)")).to_have_text("Default")
+    deal(page)
+    me = page.locator("[data-seat-bar='bottom'] [data-name]")
+    expect(me).to_have_text("You")
+    expect(page.locator("[data-meta]")).to_contain_text("Default")
+    player = TablePlayer(page)
+    moves = 0
+    while moves < 4 and not player.showdown_open():
+        if player.act(end_hand=False) not in (None, "showdown"):
+            moves += 1
+        wait_for_my_turn(page)
+    if player.showdown_open() and not player.match_over():
+        player.next_hand()
+    if not player.match_over():
+        resign(page)
+    record_id = page.evaluate(
+        """() => new Promise((resolve) => {
+          const opened = indexedDB.open("gin-offline", 1);
+          opened.onsuccess = () => {
+            const all = opened.result.transaction("matches").objectStore("matches").getAll();
+            all.onsuccess = () => resolve(all.result[0].id);
+          };
+        })"""
+    )
+
+    page.context.set_offline(False)
+    expect(page.locator("#showdown [data-sync-status]")).to_have_text(
+        "Saved to your account (unrated).", timeout=30_000
+    )
+    page.click("#showdown [data-new-game]")
+    expect(mine).to_have_attribute("href", "/matches/")
+    expect(mine).not_to_have_attribute("aria-disabled", "true")
+    expect(mine).to_have_text("My matches")
+    match = Match.objects.get(offline_id=record_id)
+    assert match.variant == "default"
+
+    deal(page)
+    expect(me).to_have_text("rambler (you)")
+    page.goto(site.url + "/matches/")
+    row = page.locator(".match-row", has_text="offline").first
+    expect(row).to_contain_text("Default · to 50 · no clock")
+    expect(row).not_to_contain_text("Time Freedom")
     assert page.js_errors == []

@@ -66,6 +66,27 @@ def test_a_finished_match_is_stored_as_unrated_offline_history(
     assert not Rating.objects.filter(user=player).exists()
 
 
+def test_the_offline_default_variant_is_listed_as_default_with_no_clock(
+    client: Client, player: Any, record: dict[str, Any]
+) -> None:
+    """The offline table plays the default rules with no clock; records of its default
+    variant once said "time_freedom" (as the helper's still do): the player chose the
+    default rules, not the Time Freedom of the lobby, and that is what the list shows.
+    A clock in the uploaded rules is dropped: nothing timed an offline match."""
+    timed = copy.deepcopy(record)
+    timed["id"] = "timed-" + record["id"]
+    timed["variant"] = "default"
+    timed["rules"] = {**record["rules"], "turn_seconds": 30}
+    for sent in (record, timed):
+        response = upload(client, sent)
+        assert response.status_code == 201, response.content
+        match = Match.objects.get(pk=response.json()["match_id"])
+        assert match.variant == "default" and match.rules["turn_seconds"] is None
+    page = client.get(reverse("games:my_matches")).content.decode()
+    assert page.count("Default · to 50 · no clock") == 2
+    assert "Time Freedom" not in page
+
+
 def test_uploading_again_returns_the_same_match(
     client: Client, player: Any, record: dict[str, Any]
 ) -> None:

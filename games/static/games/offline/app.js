@@ -34,10 +34,14 @@ const ui = {
 };
 
 const LEVEL_NAMES = { easy: "easy", medium: "medium" };
-const VARIANTS = { time_freedom: "Standard", default: "Default", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
+// Every offline variant is played without a clock. "time_freedom" is how records made
+// before the set-up offered "Default" named the default rules (docs/offline.md).
+const VARIANTS = { default: "Default", time_freedom: "Default", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
 const seatName = (seat, { capital = false } = {}) => (
   seat === YOU ? (capital ? "You" : "you") : `Computer (${LEVEL_NAMES[ui.record.level]})`
 );
+/** The name on the player's own seat: the account's, marked "(you)", once known. */
+const myBarName = () => (ui.account?.signed_in ? `${ui.account.name} (you)` : "You");
 
 // --------------------------------------------------------------------------
 // Legal actions of the player (from the engine's view)
@@ -89,7 +93,8 @@ function sendAction(action) {
 }
 
 function scheduleComputer() {
-  if (ui.record.status !== "playing" || ui.game.state.current_player !== COMPUTER || ui.thinking) return;
+  // No record: "New match" closed the result and went back to the set-up.
+  if (!ui.record || ui.record.status !== "playing" || ui.game.state.current_player !== COMPUTER || ui.thinking) return;
   if (document.getElementById("showdown").open) return;  // the next hand starts when the player closes it
   ui.thinking = true;
   root.classList.add("is-pending");
@@ -261,7 +266,7 @@ function renderSeats() {
   const totals = ui.record.status === "finished" ? ui.game.score.totals : ui.game.score.hand_points;
   for (const [bar, seat] of [[$("[data-seat-bar='top']"), COMPUTER], [$("[data-seat-bar='bottom']"), YOU]]) {
     bar.dataset.turn = String(v.current_player === seat && ui.record.status === "playing");
-    bar.querySelector("[data-name]").textContent = seat === YOU ? `${ui.account?.name || "You"} (you)` : seatName(seat, { capital: true });
+    bar.querySelector("[data-name]").textContent = seat === YOU ? myBarName() : seatName(seat, { capital: true });
     bar.querySelector("[data-score]").textContent = String(totals[seat]);
     bar.querySelector("[data-dealer]").hidden = v.dealer !== seat;
   }
@@ -583,6 +588,7 @@ async function sync() {
   const label = document.querySelector("[data-account]");
   label.textContent = account?.signed_in ? account.name : account ? "not signed in" : "";
   if (!ui.record) await renderSaved();
+  else render();  // the player's seat now names the account
 }
 const syncSoon = () => setTimeout(sync, 0);
 
@@ -590,6 +596,28 @@ function renderNet() {
   const net = document.querySelector("[data-net]");
   net.dataset.state = navigator.onLine ? "online" : "offline";
   net.textContent = navigator.onLine ? "online" : "offline";
+  // Links to pages of the site ("My matches") cannot open without the network:
+  // offline they are shown unavailable, with the reason, instead of leading nowhere.
+  for (const link of document.querySelectorAll("[data-online-only]")) {
+    link.dataset.href ??= link.getAttribute("href");
+    link.dataset.label ??= link.textContent;
+    if (navigator.onLine) {
+      link.setAttribute("href", link.dataset.href);
+      link.removeAttribute("role");
+      link.removeAttribute("aria-disabled");
+      link.removeAttribute("title");
+      link.textContent = link.dataset.label;
+    } else {
+      const note = document.createElement("small");
+      note.className = "site-nav__note";
+      note.textContent = "needs a connection";
+      link.removeAttribute("href");
+      link.setAttribute("role", "link");
+      link.setAttribute("aria-disabled", "true");
+      link.title = `${link.dataset.label} opens when you are online again`;
+      link.replaceChildren(`${link.dataset.label} `, note);
+    }
+  }
 }
 window.addEventListener("online", () => { renderNet(); sync(); });
 window.addEventListener("offline", renderNet);
