@@ -6,6 +6,9 @@ Group ``api-events-<user id>``: the event streams an account has open. Events ar
 ``challenge``, ``challengeDeclined``, ``challengeCanceled``, ``matchStart``,
 ``matchFinish`` (docs/bot-api.md). ``match_started`` and ``match_finished`` are
 called by games/services/play.py inside the transaction that starts or ends a match.
+
+Group ``api-token-<token id>``: every stream open with that token; ``token_revoked``
+ends them all (the ``user.logout`` message a ban sends to the account's streams).
 """
 
 from __future__ import annotations
@@ -20,6 +23,21 @@ from games.models import Match, Seat
 
 def events_group(user_id: int) -> str:
     return f"api-events-{user_id}"
+
+
+def token_group(token_id: int) -> str:
+    """Group ``api-token-<token id>``: the streams open with that token."""
+    return f"api-token-{token_id}"
+
+
+def token_revoked(token_id: int) -> None:
+    """End every stream open with the token (after commit), as a ban ends an account's:
+    the same ``user.logout`` message, with the code the match stream answers."""
+    message = {"type": "user.logout", "code": "token_revoked",
+               "reason": "This API token has been revoked."}
+    transaction.on_commit(
+        lambda: broadcast.group_send([(token_group(token_id), message)]), robust=True
+    )
 
 
 def send_on_commit(user_ids: list[int], event: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import Challenge
+from .models import ApiToken, Challenge
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 # A challenge not answered within this time expires: the person who sent it from a
 # page is gone by then, and a bot must not start a match against an empty seat.
 CHALLENGE_EXPIRY = timedelta(minutes=10)
+
+
+def token_live(*, token_id: int | None) -> bool:
+    """Whether the token (None: no token) is still unrevoked, on an active account."""
+    if token_id is None:
+        return True
+    return ApiToken.objects.filter(
+        pk=token_id, revoked_at__isnull=True, user__is_active=True
+    ).exists()
 
 
 def open_challenges() -> QuerySet[Challenge]:

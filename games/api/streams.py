@@ -10,7 +10,9 @@ them line by line under ASGI; a synchronous iterator would be consumed whole fir
   the seat's presence at the table, renewed like a socket's.
 
 Both send an empty line after ``API_KEEPALIVE_SECONDS`` without a line, and end when
-the account is banned or deleted (the ``user.logout`` event of games/chat/broadcast.py).
+the account is banned or deleted (the ``user.logout`` event of games/chat/broadcast.py)
+or their token is revoked (the same event, sent to the token's group by
+games/api/events.py ``token_revoked``).
 """
 
 from __future__ import annotations
@@ -95,13 +97,26 @@ def _opening_events(user: Any) -> list[dict[str, Any]]:
     ]
 
 
-async def event_stream(user: Any) -> AsyncIterator[bytes]:
+def _token_groups(token_id: int | None) -> list[str]:
+    return [] if token_id is None else [events.token_group(token_id)]
+
+
+async def _revoked_meanwhile(token_id: int | None) -> bool:
+    """Whether the token was revoked before the stream joined its group (the
+    revocation's message then went to nobody)."""
+    return not await db(api_selectors.token_live)(token_id=token_id)
+
+
+async def event_stream(user: Any, token_id: int | None = None) -> AsyncIterator[bytes]:
     keepalive = settings.API_KEEPALIVE_SECONDS
     subscription = Subscription(
-        [events.events_group(user.pk), chat_broadcast.user_group(user.pk)]
+        [events.events_group(user.pk), chat_broadcast.user_group(user.pk),
+         *_token_groups(token_id)]
     )
     await subscription.open()  # before the opening events: nothing falls in between
     try:
+        if await _revoked_meanwhile(token_id):
+            return
         started: set[int] = set()
         for event in await db(_opening_events)(user):
             if event["type"] == "matchStart":
@@ -138,7 +153,9 @@ def _status(match_id: int) -> tuple[int, str]:
     return selectors.match_version(match_id=match_id)
 
 
-async def match_stream(user: Any, match_id: int, seat: int) -> AsyncIterator[bytes]:
+async def match_stream(
+    user: Any, match_id: int, seat: int, token_id: int | None = None
+) -> AsyncIterator[bytes]:
     keepalive = settings.API_KEEPALIVE_SECONDS
     state_of = db(selectors.match_state_message)
     subscription = Subscription([
@@ -146,8 +163,14 @@ async def match_stream(user: Any, match_id: int, seat: int) -> AsyncIterator[byt
         broadcast.seat_group(match_id, seat),
         chat_broadcast.room_group(match_id),
         chat_broadcast.user_group(user.pk),
+        *_token_groups(token_id),
     ])
     await subscription.open()
+    if await _revoked_meanwhile(token_id):
+        await subscription.close()
+        yield line({"type": "error", "code": "token_revoked",
+                    "message": "This API token has been revoked."})
+        return
     await db(presence.seat_connect)(
         match=Match(pk=match_id), user=user, channel_name=subscription.channel
     )
@@ -182,7 +205,8 @@ async def match_stream(user: Any, match_id: int, seat: int) -> AsyncIterator[byt
                 continue
             kind = message["type"]
             if kind == "user.logout":
-                yield line({"type": "error", "version": version, "code": "account_closed",
+                yield line({"type": "error", "version": version,
+                            "code": message.get("code", "account_closed"),
                             "message": message["reason"]})
                 return
             if kind == "chat.message":

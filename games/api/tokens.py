@@ -2,7 +2,8 @@
 
 A token is ``gin_`` and 43 URL-safe characters (256 random bits); the database keeps
 its SHA-256 only. A token works while it is not revoked and its account is active: a
-ban (``is_active`` off) stops every token of the account at the next request.
+ban (``is_active`` off) stops every token of the account at the next request. Revoking
+a token also ends every stream open with it (games/api/events.py ``token_revoked``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from ginsite.errors import AppError
 
+from . import events
 from .models import ApiToken
 
 if TYPE_CHECKING:
@@ -65,8 +67,10 @@ def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
     if token is None:
         raise TokenError("not_found", "There is no such token.")
     if token.revoked_at is None:
-        token.revoked_at = timezone.now()
-        token.save(update_fields=["revoked_at"])
+        with transaction.atomic():
+            token.revoked_at = timezone.now()
+            token.save(update_fields=["revoked_at"])
+            events.token_revoked(token.pk)  # its open streams end after commit
     return token
 
 

@@ -155,7 +155,7 @@ def bot_upgrade(request: ApiRequest) -> JsonResponse:
 
 @api_endpoint("GET")
 async def event_stream(request: ApiRequest) -> HttpResponseBase:
-    return ndjson(streams.event_stream(request.api_user))
+    return ndjson(streams.event_stream(request.api_user, request.api_token.pk))
 
 
 # --- challenges ---------------------------------------------------------------------------
@@ -257,7 +257,7 @@ async def match_stream(request: ApiRequest, match_id: int) -> HttpResponseBase:
     seat = await sync_to_async(_bot_seat)(request, match_id)
     if isinstance(seat, JsonResponse):
         return seat
-    return ndjson(streams.match_stream(request.api_user, match_id, seat))
+    return ndjson(streams.match_stream(request.api_user, match_id, seat, request.api_token.pk))
 
 
 @api_endpoint("GET")
