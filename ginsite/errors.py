@@ -44,6 +44,15 @@ HTTP_STATUS: dict[str, int] = {
     # too often: 429
     "rate_limited": 429,
     "too_many_challenges": 429,
+    # tournaments (tournaments/errors.py): the bad_* codes of a creation are 400s
+    "private": 403,
+    "removed": 403,
+    "no_such_tournament": 404,
+    "tournament_over": 409,
+    "too_late": 409,
+    "full": 409,
+    "not_entered": 409,
+    "not_arena": 409,
 }
 
 

@@ -18,7 +18,7 @@ import logging
 import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Q
@@ -143,6 +143,22 @@ def tournament_create(
         )
         _event(tournament, "created", f"{format}, starts {starts_at:%Y-%m-%d %H:%M} UTC",
                actor=user, now=now)
+    return tournament
+
+
+def tournament_create_and_join(*, user: User, now: datetime | None = None,
+                               **fields: Any) -> Tournament:
+    """A player's new tournament with its creator in it, in one transaction: a creator
+    who may not enter it (banned from rated play, say) is refused before anything is
+    written, and a refused entry leaves no tournament behind. ``fields``: those of
+    ``tournament_create``."""
+    now = _now(now)
+    require_registered(user)
+    fairplay.require_rated_play_allowed(user, now)
+    with transaction.atomic():
+        tournament = tournament_create(user=user, now=now, **fields)
+        tournament_join(tournament=tournament, user=user, token=tournament.invite_token,
+                        now=now)
     return tournament
 
 

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games.errors import ServiceError
+from ginsite.errors import AppError
 from ginsite.http import SignedInRequest
 
 from . import selectors, services
@@ -29,17 +29,19 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def tournament_new(request: SignedInRequest) -> HttpResponse:
     form = TournamentForm(request.POST)
+    status = 400
     if form.is_valid():
         try:
-            tournament = services.tournament_create(user=request.user, **form.service_kwargs())
-        except ServiceError as error:
+            tournament = services.tournament_create_and_join(user=request.user,
+                                                             **form.service_kwargs())
+        except AppError as error:
             form.add_error(None, error.message)
+            status = error.status
         else:
-            services.tournament_join(tournament=tournament, user=request.user)
             return redirect(_url(tournament))
     return render(request, "tournaments/list.html",
                   {"lists": selectors.tournament_lists(user=request.user), "form": form},
-                  status=400)
+                  status=status)
 
 
 def _url(tournament: Tournament) -> str:
@@ -100,7 +102,7 @@ def _act(request: SignedInRequest, tournament_id: int, action, done: str) -> Htt
             action(tournament=tournament, user=request.user, token=token)
         else:
             action(tournament=tournament, user=request.user)
-    except ServiceError as error:
+    except AppError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, done)

@@ -12,7 +12,8 @@ from django.db import connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.models import Hand, Match
+from games.errors import RatedPlayBannedError
+from games.models import Hand, Match, RatedPlayBan
 from games.services import match_forfeit, match_resign, move_submit
 from tournaments import services
 from tournaments.errors import TournamentError
@@ -259,3 +260,52 @@ def test_the_summary_check_catches_a_repeat_and_wrong_points():
     problems = check_summary(summary)
     assert any("paired twice" in p for p in problems)
     assert any(p.startswith("a: standings") for p in problems)
+
+
+def test_a_banned_player_who_creates_a_tournament_is_refused_and_nothing_is_created(
+        django_user_model):
+    (banned,) = _users(django_user_model, 1)
+    now = timezone.now()
+    RatedPlayBan.objects.create(user=banned, offence=1, abandonments=3, starts_at=now,
+                                until=now + timedelta(minutes=15))
+    with pytest.raises(RatedPlayBannedError, match="rated play is closed to you") as refused:
+        services.tournament_create_and_join(
+            user=banned, name="Mine", format="arena", starts_at=now + timedelta(minutes=10))
+    assert refused.value.status == 403
+    assert not Tournament.objects.exists() and not Entrant.objects.exists()
+
+
+def test_tournament_refusals_answer_with_their_own_http_status(django_user_model):
+    owner, friend, third, removed = _users(django_user_model, 4)
+    start = timezone.now() + timedelta(hours=1)
+    private = services.tournament_create(user=owner, name="Friends", format="arena",
+                                         starts_at=start, public=False, max_players=2)
+
+    def status(call, **kwargs):
+        with pytest.raises(TournamentError) as refused:
+            call(**kwargs)
+        return refused.value.code, refused.value.status
+
+    assert status(services.tournament_join, tournament=private, user=third) == ("private", 403)
+    services.tournament_join(tournament=private, user=owner)
+    services.tournament_join(tournament=private, user=friend, token=private.invite_token)
+    assert status(services.tournament_join, tournament=private, user=third,
+                  token=private.invite_token) == ("full", 409)
+    assert status(services.tournament_withdraw, tournament=private, user=third) == (
+        "not_entered", 409)
+    assert status(services.tournament_create, user=owner, name=" ", format="arena",
+                  starts_at=start) == ("bad_name", 400)
+    live = _tournament("swiss", [owner, friend, removed])
+    services.tournament_progress(tournament_id=live.pk)
+    assert status(services.tournament_join, tournament=live, user=third) == ("too_late", 409)
+    assert status(services.tournament_pause, tournament=live, user=owner) == ("not_arena", 409)
+    services.entrant_remove(entrant=Entrant.objects.get(tournament=live, user=removed),
+                            staff=owner)
+    Tournament.objects.filter(pk=live.pk).update(status="scheduled")
+    assert status(services.tournament_join, tournament=live, user=removed) == ("removed", 403)
+    services.tournament_cancel(tournament=live, staff=owner)
+    assert status(services.tournament_join, tournament=live, user=third) == (
+        "tournament_over", 409)
+    gone = Tournament(pk=live.pk + 1000)
+    assert status(services.tournament_join, tournament=gone, user=third) == (
+        "no_such_tournament", 404)
