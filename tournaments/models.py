@@ -129,7 +129,7 @@ class Entrant(models.Model):
     waiting_since = models.DateTimeField(null=True, blank=True)
     last_opponent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="+")
-    tiebreak1 = models.FloatField(default=0)  # Swiss: Buchholz
+    tiebreak1 = models.FloatField(default=0)  # Swiss: Buchholz; arena: losses
     tiebreak2 = models.FloatField(default=0)  # Swiss: Sonneborn-Berger
     rank = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)

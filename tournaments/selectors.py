@@ -104,8 +104,8 @@ class Standing:
 
 
 def standings_rows(tournament: Tournament) -> list[scoring.Row]:
-    """Ranked rows (``player`` = entrant id). Arena: points, then wins
-    (``tiebreaks`` = [wins]); Swiss: points, Buchholz, Sonneborn-Berger."""
+    """Ranked rows (``player`` = entrant id). Arena: points, then fewer losses, then
+    rating (``tiebreaks`` = [losses]); Swiss: points, Buchholz, Sonneborn-Berger."""
     entrants = list(Entrant.objects.filter(tournament=tournament)
                     .values("pk", "points", "wins", "losses", "byes", "rating"))
     if tournament.format == Format.SWISS:
@@ -116,9 +116,9 @@ def standings_rows(tournament: Tournament) -> list[scoring.Row]:
         ]
         return scoring.swiss_standings([e["pk"] for e in entrants], games,
                                        {e["pk"]: e["rating"] for e in entrants})
-    return scoring.rank_rows([
+    return scoring.arena_standings([
         scoring.Row(player=e["pk"], points=e["points"], wins=e["wins"], losses=e["losses"],
-                    byes=e["byes"], tiebreaks=[e["wins"]], rating=e["rating"])
+                    byes=e["byes"], rating=e["rating"])
         for e in entrants
     ])
 

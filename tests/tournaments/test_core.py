@@ -2,6 +2,7 @@
 Swiss standings with Buchholz and Sonneborn-Berger, recurring dates."""
 
 import ast
+import itertools
 import random
 import sys
 from datetime import UTC, datetime
@@ -104,6 +105,65 @@ def test_arena_odd_pool_leaves_the_latest_arrival_waiting():
     pool = [Waiting("a", 0, 1500, None, 1), Waiting("b", 0, 1500, None, 2),
             Waiting("late", 0, 1500, None, 9)]
     assert arena_pairs(pool) == [("a", "b")]
+
+
+def _arena_of_three(matches: int) -> list[tuple[int, int]]:
+    """Three players in an arena, every pass pairing from the pool as the service does:
+    the two players of a match finish together and wait again from that moment; the
+    first seat wins. Returns the pairs in the order they played."""
+    since = {1: 0.0, 2: 0.0, 3: 0.0}
+    last: dict[int, int | None] = {1: None, 2: None, 3: None}
+    score = {p: scoring.ArenaScore(0, 0, 0, 0) for p in since}
+    played = []
+    for clock in range(1, matches + 1):
+        pool = [Waiting(p, score[p].points, 1500, last[p], since[p]) for p in since]
+        ((a, b),) = arena_pairs(pool)
+        played.append((a, b))
+        score[a], _ = scoring.arena_add(score[a], True)
+        score[b], _ = scoring.arena_add(score[b], False)
+        since[a] = since[b] = float(clock)
+        last[a], last[b] = b, a
+    return played
+
+
+def test_three_arena_players_take_turns_the_longest_waiting_first():
+    played = _arena_of_three(10)
+    counts = {p: sum(p in pair for pair in played) for p in (1, 2, 3)}
+    assert sorted(counts.values()) == [6, 7, 7], played
+    met = {frozenset(pair) for pair in played}
+    assert len(met) == 3  # everyone met everyone
+    for before, after in itertools.pairwise(played):
+        assert set(before) != set(after), played  # never the same match twice in a row
+    # The one who sat out a match always plays the next one.
+    for before, after in itertools.pairwise(played):
+        (out,) = {1, 2, 3} - set(before)
+        assert out in after, played
+
+
+def test_an_odd_pool_pairs_the_longest_waiting_without_a_rematch():
+    # "b" has waited since 1; "a" and "c" just finished their match against each other:
+    # one of those two waits, and "b" is not paired with "a", whom it just played.
+    pool = [Waiting("a", 6, 1500, "c", 5), Waiting("b", 2, 1500, "a", 1),
+            Waiting("c", 0, 1500, "a", 5)]
+    assert [set(pair) for pair in arena_pairs(pool)] == [{"b", "c"}]
+    # With five: the three who waited longest are all paired.
+    pool = [Waiting("a", 6, 1500, "c", 5), Waiting("b", 2, 1500, "a", 1),
+            Waiting("c", 0, 1500, "a", 5), Waiting("d", 4, 1500, None, 2),
+            Waiting("e", 4, 1500, None, 3)]
+    paired = {p for pair in arena_pairs(pool) for p in pair}
+    assert {"b", "d", "e"} <= paired and len(paired) == 4
+
+
+def test_arena_standings_break_equal_points_by_fewer_losses_then_rating():
+    rows = scoring.arena_standings([
+        scoring.Row(player="two-one", points=4, wins=2, losses=1, rating=1900),
+        scoring.Row(player="two-zero", points=4, wins=2, losses=0, rating=1400),
+        scoring.Row(player="leader", points=8, wins=3, losses=2, rating=1200),
+        scoring.Row(player="twin", points=4, wins=2, losses=1, rating=1500),
+    ])
+    assert [r.player for r in rows] == ["leader", "two-zero", "two-one", "twin"]
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+    assert [r.tiebreaks for r in rows] == [[2], [0], [1], [1]]  # the losses, fewer first
 
 
 # --- Swiss pairing ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import HandState
-from games.models import Hand, Match
+from games.models import Hand, Match, RatedPlayBan
 from games.services import match_resign
 from tests.chat.helpers import receive_type, ws_connect
 from tests.factories import create_user
@@ -263,3 +263,36 @@ def test_the_podium_counts_points_in_the_singular_and_the_plural(client):
     places = re.findall(r'<span class="t-podium__name">(\w+)</span><span>([^<]*)</span>',
                         page)
     assert sorted(points for _name, points in places) == ["1 point", "1 point", "2 points"]
+
+
+@pytest.mark.django_db
+def test_a_banned_player_creating_a_tournament_reads_why_and_no_tournament_is_left(client):
+    dan = create_user("dan")
+    now = timezone.now()
+    RatedPlayBan.objects.create(user=dan, offence=1, abandonments=3, starts_at=now,
+                                until=now + timedelta(minutes=15))
+    client.force_login(dan)
+    refused = client.post(reverse("tournaments:new"), {
+        "name": "Dan's Arena", "format": "arena", "starts_in": 10, "duration_minutes": 30,
+        "rounds": 3, "round_minutes": 30, "variant": "default", "target_score": 50,
+        "turn_seconds": 30, "max_players": 16, "public": "on"})
+    assert refused.status_code == 403
+    assert "rated play is closed to you" in refused.content.decode()
+    assert not Tournament.objects.exists() and not Entrant.objects.exists()
+
+
+@pytest.mark.django_db
+def test_arena_standings_rank_equal_points_by_fewer_losses_and_say_so(client):
+    """Two players on 4 points: 2–0 ranks above 2–1 (whatever their ratings), and the
+    page says how equal points are ordered."""
+    one, zero, last = create_user("twoone"), create_user("twozero"), create_user("last")
+    t = _live_arena([one, zero, last])
+    Entrant.objects.filter(tournament=t, user=one).update(points=4, wins=2, losses=1,
+                                                           rating=1900)
+    Entrant.objects.filter(tournament=t, user=zero).update(points=4, wins=2, losses=0,
+                                                            rating=1400)
+    Tournament.objects.filter(pk=t.pk).update(standings_version=t.standings_version + 1)
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    order = re.findall(r'<tr data-player="(\w+)">', page)
+    assert order == ["twozero", "twoone", "last"]
+    assert "Equal points: fewer losses first, then the higher rating at entry." in page

@@ -4,7 +4,10 @@ Arena (``arena_pairs``): the players waiting in the pool, ordered by score then
 rating, are paired with their neighbours in that order; a player is not paired with
 the opponent of their last match when anyone else is waiting (only two players
 waiting, who just played each other, are paired again). With an odd number waiting,
-the one who arrived last waits for the next pass.
+one of those who arrived last waits for the next pass: those who waited longest are
+always paired, and of the last arrivals (the two players of a match that just ended
+arrive together) the one who waits is chosen so that nobody meets the opponent they
+just played (three players take turns instead of one playing every match).
 
 Swiss (``swiss_pairs``): players ordered by points then rating; the top player is
 paired with the next one they have not met, and so on, backtracking when the rest
@@ -46,8 +49,31 @@ def arena_pairs(waiting: Sequence[Waiting[Player]]) -> list[tuple[Player, Player
     """Pairs (higher-placed player first) for one pass over the pool."""
     pool = sorted(waiting, key=lambda w: (-w.score, -w.rating, w.since, str(w.player)))
     if len(pool) % 2:
-        latest = max(pool, key=lambda w: (w.since, str(w.player)))
-        pool.remove(latest)
+        pool.remove(_sits_out(pool))
+    return [(a.player, b.player) for a, b in _pair_pool(pool)]
+
+
+#: At most this many of the last arrivals are tried as the one who sits out a pass.
+SIT_OUT_TRIES = 8
+
+
+def _sits_out(pool: list[Waiting[Player]]) -> Waiting[Player]:
+    """Who of an odd pool waits for the next pass: one of the last arrivals, the first
+    whose absence leaves a pairing without an immediate rematch."""
+    latest = max(w.since for w in pool)
+    candidates = sorted((w for w in pool if w.since == latest),
+                        key=lambda w: str(w.player), reverse=True)
+    for candidate in candidates[:SIT_OUT_TRIES]:
+        rest = [w for w in pool if w is not candidate]
+        if not any(_rematch(a, b) for a, b in _pair_pool(rest)):
+            return candidate
+    return candidates[0]
+
+
+def _pair_pool(
+    pool: list[Waiting[Player]],
+) -> list[tuple[Waiting[Player], Waiting[Player]]]:
+    """Pairs of an even pool ordered by score: neighbours, avoiding rematches."""
     pairs: list[list[Waiting[Player]]] = []
     rest = pool
     while rest:
@@ -71,7 +97,7 @@ def arena_pairs(waiting: Sequence[Waiting[Player]]) -> list[tuple[Player, Player
                 pair[1], other[0] = c, b
                 other.sort(key=lambda w: (-w.score, -w.rating))
                 break
-    return [(p[0].player, p[1].player) for p in pairs]
+    return [(p[0], p[1]) for p in pairs]
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@ Arena: a match win scores 2, a loss 0; after two wins in a row each further win
 scores double (4) until a loss ends the streak. A player "on fire" (two or more wins
 in a row) is shown with a flame: their next win counts double.
 
+Arena standings order: points, then fewer losses, then rating at entry, then name.
+
 Swiss: a win or a bye scores 1 point, a loss 0. Standings order: points, then
 Buchholz (the sum of the points of every opponent met; a bye adds nothing), then
 Sonneborn-Berger (the sum of the points of every opponent beaten), then rating, then
@@ -118,6 +120,18 @@ def swiss_standings(
         sonneborn = sum(rows[o].points for o in beaten[player])
         row.tiebreaks = [buchholz, sonneborn]
     return rank_rows(list(rows.values()))
+
+
+def arena_standings(rows: list[Row[Player]]) -> list[Row[Player]]:
+    """Arena order: points, then fewer losses (the same points from fewer matches: 2–0
+    above 2–1), then the higher rating at entry, then name; ``tiebreaks`` = [losses].
+    Ranks 1..n."""
+    for row in rows:
+        row.tiebreaks = [row.losses]
+    rows.sort(key=lambda r: (-r.points, r.losses, -r.rating, r.player))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return rows
 
 
 def rank_rows(rows: list[Row[Player]]) -> list[Row[Player]]:
