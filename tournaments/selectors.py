@@ -157,6 +157,7 @@ def _standings_message(tournament: Tournament) -> dict[str, Any]:
         "version": tournament.standings_version,
         "status": tournament.status,
         "round": tournament.current_round,
+        "ends_at": tournament.ends_at.isoformat() if tournament.ends_at else None,
         "players": Entrant.objects.filter(tournament=tournament).count(),
         "rows": [
             {"rank": s.row.rank, "player": s.name, "points": s.row.points, "wins": s.row.wins,

@@ -296,3 +296,42 @@ def test_arena_standings_rank_equal_points_by_fewer_losses_and_say_so(client):
     order = re.findall(r'<tr data-player="(\w+)">', page)
     assert order == ["twozero", "twoone", "last"]
     assert "Equal points: fewer losses first, then the higher rating at entry." in page
+
+
+@pytest.mark.django_db
+def test_a_finished_tournament_offers_no_joining_and_no_live_dot_and_counts_rounds(client):
+    """A finished Swiss of one round, seen by a visitor: no "Sign in to join", no live
+    dot, "1 round" (never "1 rounds") on its page and in the list; the list page does
+    not tell a visitor to "create one below" where no form is."""
+    users = [create_user(name) for name in ("ann", "ben")]
+    now = timezone.now()
+    t = services.tournament_create(user=None, staff=True, name="One Rounder",
+                                   format="swiss", rounds=1, starts_at=now)
+    for user in users:
+        services.tournament_join(tournament=t, user=user, now=now)
+    services.tournament_progress(tournament_id=t.pk, now=now)
+    (pairing,) = Pairing.objects.filter(tournament=t)
+    match_resign(match=pairing.match, user=pairing.seat1.user)
+    services.tournament_progress(tournament_id=t.pk, now=now)
+    assert Tournament.objects.get(pk=t.pk).status == "finished"
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Sign in to join" not in page and 'id="t-socket"' not in page
+    assert "Swiss, 1 round (" in page and "1 rounds" not in page
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    assert "1 round " in listing and "1 rounds" not in listing
+    assert "create one below" not in listing
+    assert "Registered players create tournaments here" in listing
+    client.force_login(create_user("cid"))
+    listing = client.get(reverse("tournaments:list")).content.decode()
+    assert "create one below" in listing and "Create a tournament" in listing
+
+
+@pytest.mark.django_db
+def test_a_live_arena_shows_the_time_left_and_its_standings_carry_the_end(client):
+    t = _live_arena([create_user("ann"), create_user("bob")], duration_minutes=30)
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert f'ends <time datetime="{t.ends_at:%Y-%m-%dT%H:%M:%S}' in page
+    assert "Sign in to join" in page and 'id="t-socket"' in page  # still open to join
+    from tournaments import selectors
+
+    assert selectors.standings_message(t)["ends_at"] == t.ends_at.isoformat()

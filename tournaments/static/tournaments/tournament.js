@@ -86,10 +86,20 @@ function renderStandings(message) {
   if (when && when.dataset.status !== message.status) {
     // The start or the end happened while the page was open.
     when.dataset.status = message.status;
-    when.textContent = message.status === "live"
-      ? (config.format === "swiss" ? `round ${message.round}` : "started: in play now")
-      : STATUS[message.status].toLowerCase();
+    if (message.status === "live" && message.ends_at) {
+      // An arena: the time left, counted down (countdown.js ticks every such element).
+      const time = document.createElement("time");
+      time.dateTime = message.ends_at;
+      time.dataset.countdown = "";
+      time.textContent = new Date(message.ends_at).toUTCString();
+      when.replaceChildren("ends ", time);
+    } else {
+      when.textContent = message.status === "live"
+        ? (config.format === "swiss" ? `round ${message.round}` : "started: in play now")
+        : STATUS[message.status].toLowerCase();
+    }
   }
+  if (message.status !== "scheduled" && message.status !== "live" && dot) dot.remove();
   renderPairings(message);
   document.body.dataset.standingsVersion = String(message.version);
 }
@@ -186,14 +196,14 @@ let delay = 500;
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}${config.wsPath}`);
-  socket.onopen = () => { delay = 500; dot.dataset.on = "1"; };
+  socket.onopen = () => { delay = 500; if (dot) dot.dataset.on = "1"; };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "standings") renderStandings(message);
     else if (message.type === "match_ready") matchReady(message);
   };
   socket.onclose = (event) => {
-    dot.dataset.on = "0";
+    if (dot) dot.dataset.on = "0";
     if (event.code === 4404) return;
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 10000);
