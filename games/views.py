@@ -351,6 +351,9 @@ def replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """One finished hand move by move (both hands shown)."""
     match, hand, steps = _replay_steps(request, match_id, number)
     sheet = selectors.match_score_sheet(match=match)
+    # Only a hand played to its end is analysed: for one the match ended in the middle
+    # of, the browser is given nothing to ask for, and the page says why.
+    finished = hand.result is not None
     return render(
         request,
         "games/replay.html",
@@ -362,12 +365,29 @@ def replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
                 "steps": steps,
                 "number": hand.number,
                 "you": selectors.seat_for_user(match=match, user=request.user),
-                "review_url": reverse("analysis:hand_review", args=[match.pk, hand.number]),
+                "review_url": reverse("analysis:hand_review", args=[match.pk, hand.number])
+                if finished
+                else None,
             },
+            "no_review": "" if finished else _unfinished_hand_sentence(match),
             "numbers": [row["number"] for row in sheet["hands"]],
             "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
         },
     )
+
+
+UNFINISHED_BY = {
+    Match.EndReason.RESIGN: "by resignation",
+    Match.EndReason.ABANDON: "by abandonment",
+    Match.EndReason.SUSPENDED: "when a player's account was suspended",
+}
+
+
+def _unfinished_hand_sentence(match: Match) -> str:
+    """Why the replayed hand has no analysis: the match ended during it."""
+    how = UNFINISHED_BY.get(match.end_reason)
+    ended = f"the match ended {how} during it" if how else "the match ended during it"
+    return f"This hand did not finish: {ended}, so it has no analysis."
 
 
 @require_GET

@@ -249,7 +249,9 @@ function renderReview(r) {
     b.type = "button";
     b.dataset.ply = String(d.ply);
     if (d.label) b.dataset.label = d.label;
-    b.append(`${d.ply + 1}. ${data.seats[d.seat].split(" ")[0]} `, actionText(d.played));
+    // The name the page was sent (games/messages.py seat_name), whole: "BOT alphabot",
+    // "Computer (easy)", never a first word of it.
+    b.append(`${d.ply + 1}. ${data.seats[d.seat]} `, actionText(d.played));
     if (d.label) b.append(markFor(d.label));
     li.append(b);
     list.append(li);
@@ -269,4 +271,6 @@ function renderReview(r) {
 }
 
 show(0);
+// A hand the match ended in the middle of (resignation, abandonment) has no analysis:
+// the page is sent no review_url for it, and the status says why (replay.html).
 if (data.review_url) fetchReview(data.review_url, { waitMs: 120000 }).then(renderReview).catch(() => renderReview(null));

@@ -37,7 +37,10 @@ export function openShowdown(number) {
   ui.showdownFor = number;
   const dialog = document.getElementById("showdown");
   renderShowdown();
-  renderReviewLine(dialog.querySelector("[data-showdown-review]"), { matchId: config.matchId, number, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
+  // Only a hand played to its end has an analysis (not one a resignation or an
+  // abandonment ended: its result is null): none is asked for the others.
+  const played = (ui.msg.match.hands || []).find((h) => h.number === number)?.result;
+  renderReviewLine(dialog.querySelector("[data-showdown-review]"), { matchId: config.matchId, number: played ? number : null, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
   if (!dialog.open) dialog.showModal();
 }
 
