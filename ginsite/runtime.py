@@ -15,7 +15,10 @@ again only when a test changes those settings):
   thread itself, one pipelined round trip to Redis per batch; ``LayerPublisher`` (any
   other layer over the network) on the server's loop or the process's own;
   ``InMemoryPublisher`` (the in-memory layer, whose queues belong to the server's
-  event loop) hands them to the loop the consumers bound with ``bind``.
+  event loop) hands them to that loop, which the layer itself tells it
+  (``EmbeddedChannelLayer``: whatever joins a group, a WebSocket consumer or an HTTP
+  stream of the bot API, does it on the server's loop), so nothing a client hears
+  depends on another kind of client having connected first.
 
 Nothing else in the site asks which mode it runs in.
 """
@@ -28,6 +31,7 @@ import queue
 import threading
 from typing import Any, Protocol
 
+from channels.layers import InMemoryChannelLayer
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import connections
@@ -249,6 +253,12 @@ def _send_together(pool: Any, commands: list[tuple[str, str, bytes]]) -> None:
 
 
 class InMemoryPublisher:
+    """The in-memory layer's queues wake their readers on the loop the readers wait
+    on, the server's: sends are handed to it, from whatever thread publishes (a view's,
+    a timer's, the background thread's). That loop is bound by the layer as soon as
+    anything joins a group (``EmbeddedChannelLayer``); before that, no group has a
+    member in this process and there is nobody to tell."""
+
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -258,8 +268,21 @@ class InMemoryPublisher:
     def send(self, sends: Sends) -> None:
         loop = self._loop
         if loop is None or not loop.is_running():
-            return  # no socket has connected to this process: nobody to tell
+            return  # nothing has joined a group in this process: nobody to tell
         asyncio.run_coroutine_threadsafe(_send_all(sends), loop).result(timeout=PUBLISH_TIMEOUT)
+
+
+class EmbeddedChannelLayer(InMemoryChannelLayer):
+    """The embedded mode's channel layer (settings.CHANNEL_LAYERS without Redis):
+    channels' in-memory layer, which tells the publisher the loop its groups' members
+    wait on whenever one joins, whether it is a WebSocket consumer, an NDJSON stream of
+    the bot API (games/api/streams.py) or anything else. The publisher so never depends
+    on a particular kind of client having connected first (a bot playing over HTTP
+    alone once heard none of its match's events)."""
+
+    async def group_add(self, group: str, channel: str) -> None:
+        publisher().bind(asyncio.get_running_loop())
+        await super().group_add(group, channel)
 
 
 #: Groups sent to at once by one batch: well inside the Redis layer's pool of 100
@@ -303,7 +326,7 @@ def _adapters() -> tuple[Scheduler, Publisher]:
             backend = str(layer["BACKEND"])
             config: dict[str, Any] = layer.get("CONFIG", {})
             publisher: Publisher
-            if backend.endswith("InMemoryChannelLayer"):
+            if backend.endswith(("InMemoryChannelLayer", "EmbeddedChannelLayer")):
                 publisher = InMemoryPublisher()
             elif backend.endswith("RedisPubSubChannelLayer") and PubSubPublisher.supports(config):
                 publisher = PubSubPublisher(config)

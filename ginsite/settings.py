@@ -174,7 +174,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, which tells the publisher the server's loop
+    # (ginsite/runtime.py: whatever joins a group, a socket or a bot's HTTP stream).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "ginsite.runtime.EmbeddedChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     # Embedded default: tasks run in-process, no worker needed.
     CELERY_TASK_ALWAYS_EAGER = True
@@ -311,6 +313,9 @@ CELERY_BEAT_SCHEDULE["games-clock-sweep"] = {"task": "games.clock_sweep", "sched
 CELERY_BEAT_SCHEDULE["games-invites-expire"] = {"task": "games.invites_expire", "schedule": 600.0}
 LEADERBOARD_MIN_MATCHES = int(os.environ.get("LEADERBOARD_MIN_MATCHES", "5"))
 LEADERBOARD_MIN_COMPUTER_MATCHES = int(os.environ.get("LEADERBOARD_MIN_COMPUTER_MATCHES", "10"))
+# How many matches between the same two players count on a weekly or monthly board
+# (their first ones of the period): leaderboards/selectors.py says why three.
+LEADERBOARD_PAIR_LIMIT = int(os.environ.get("LEADERBOARD_PAIR_LIMIT", "3"))
 # Part of the offline app's cache version (games/offline_views.py): changing it makes
 # browsers install the offline table afresh even when no file changed.
 OFFLINE_APP_RELEASE = os.environ.get("OFFLINE_APP_RELEASE", "")

@@ -8,9 +8,9 @@ Event types and the consumer method that handles each (see games/chat/sockets.py
 ``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks`` and ``user.logout``.
 """
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
+
+from ginsite import runtime
 
 LOBBY_GROUP = "chat.lobby"
 
@@ -26,12 +26,9 @@ def user_group(user_id: int) -> str:
 
 
 def _send_on_commit(group: str, event: dict) -> None:
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, event)
-
-    transaction.on_commit(send)
+    # Through the site's one publisher (ginsite/runtime.py), as match events are: from
+    # any thread, in either mode.
+    transaction.on_commit(lambda: runtime.publisher().send([(group, event)]), robust=True)
 
 
 def chat_message_sent(

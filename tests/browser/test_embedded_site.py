@@ -12,23 +12,15 @@ Celery worker and no beat): it starts its own process, and touches no test datab
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import DESKTOP, PASSWORD, SCREENSHOTS, resign, start_from_lobby
-from tests.workers import ROOT, free_port
+from tests.embedded_site import EmbeddedSite, running_embedded_site
 
 # Boards are refreshed every 60 s (settings.CELERY_BEAT_SCHEDULE); the issue asks for
 # a rated match on the boards within about two minutes.
@@ -38,73 +30,10 @@ ARENA_START_DEADLINE_SECONDS = 150
 MIN_MATCHES = 2
 
 
-class EmbeddedSite:
-    """``manage.py setup_dev`` then ``manage.py runserver 127.0.0.1:PORT`` (the README's
-    run command, on a free port), in the embedded defaults."""
-
-    def __init__(self, directory: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {k: v for k, v in os.environ.items()
-                    if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-        self.env.update({
-            "SQLITE_PATH": str(directory / "db.sqlite3"),
-            "DJANGO_SETTINGS_MODULE": "ginsite.settings",
-            "LEADERBOARD_MIN_MATCHES": str(MIN_MATCHES),
-            "PYTHONUNBUFFERED": "1",
-        })
-        self.log_path = directory / "server.log"
-        self.process: subprocess.Popen | None = None
-
-    def setup(self) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", "setup_dev"], cwd=ROOT, env=self.env,
-            capture_output=True, text=True, timeout=120, check=True,
-        )
-        return done.stdout
-
-    def start(self) -> None:
-        with open(self.log_path, "wb") as log:
-            # --noreload: the autoreloader's file polling would only cost CPU here.
-            self.process = subprocess.Popen(
-                [sys.executable, "manage.py", "runserver", f"127.0.0.1:{self.port}",
-                 "--noreload"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log()
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2):
-                    return
-            except (OSError, urllib.error.HTTPError):
-                time.sleep(0.2)
-        raise AssertionError("the embedded site did not answer\n" + self.log())
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(10)
-
-
 @pytest.fixture
 def embedded_site() -> Iterator[EmbeddedSite]:
-    with tempfile.TemporaryDirectory(prefix="gin-embedded-") as directory:
-        site = EmbeddedSite(Path(directory))
-        site.setup_output = site.setup()  # type: ignore[attr-defined]
-        site.start()
-        try:
-            yield site
-        finally:
-            site.stop()
+    with running_embedded_site(LEADERBOARD_MIN_MATCHES=str(MIN_MATCHES)) as site:
+        yield site
 
 
 def sign_up(browser: Browser, url: str, username: str) -> Page:
@@ -171,7 +100,7 @@ def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     site = embedded_site
     # The startup line says where the site really is (not a fixed port 8000).
     assert f"Site ready at {site.url}/" in site.log()
-    assert ":8000" not in site.log() + site.setup_output  # type: ignore[attr-defined]
+    assert ":8000" not in site.log() + site.setup_output
 
     alice = sign_up(browser, site.url, "alice")
     bob = sign_up(browser, site.url, "bob")

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def embedded(settings, monkeypatch):
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "ginsite.runtime.EmbeddedChannelLayer"}}
     settings.BOT_THINK_SECONDS = 0.05
     settings.EMBEDDED_SCHEDULER = True  # beat's jobs in-process: the clock tick every second
     yield
