@@ -308,3 +308,46 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
     alice.screenshot(path=str(SCREENSHOTS / "tournament-swiss-podium.png"), full_page=True)
     for page in [alice, bob, table]:
         assert page.js_errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 800}
+
+
+def _finished(fmt: str, names: list[str]) -> Tournament:
+    """A tournament of ``fmt`` played to its end through the services, in each match
+    the second seat resigning: a Swiss of two rounds, or an arena of one minute that
+    started two minutes ago (its first matches count, none is paired after them)."""
+    users = [_player(name) for name in names]
+    start = timezone.now() - timedelta(minutes=2)
+    t = services.tournament_create(user=None, staff=True, name=f"Finished {fmt} of the week",
+                                   format=fmt, starts_at=start, rounds=2, duration_minutes=1,
+                                   now=start)
+    for user in users:
+        services.tournament_join(tournament=t, user=user, now=start)
+    services.tournament_progress(tournament_id=t.pk, now=start)
+    for _ in range(3):
+        for p in Pairing.objects.filter(tournament=t, finished=False, match__isnull=False):
+            match_resign(match=p.match, user=p.seat1.user)
+        services.tournament_progress(tournament_id=t.pk)
+    t.refresh_from_db()
+    assert t.status == "finished"
+    return t
+
+
+@pytest.mark.parametrize("fmt", ["arena", "swiss"])
+def test_a_finished_tournament_page_fits_a_phone(site: Any, new_page: Any, fmt: str) -> None:
+    names = ["maximiliana", "bartholomew", "christabella", "dominique"]
+    t = off_the_event_loop(_finished, fmt, names)
+    for size, label in ((PHONE, "phone"), (WIDE, "desktop")):
+        page = new_page(size)
+        sign_in(page, site.url, "maximiliana")
+        page.goto(f"{site.url}/tournaments/{t.pk}/")
+        page.locator(".t-podium__place--1").wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        for place in page.locator(".t-podium__place").all():  # the whole podium on screen
+            box = place.bounding_box()
+            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= size["width"]
+        page.screenshot(path=str(SCREENSHOTS / f"tournament-finished-{fmt}-{label}.png"),
+                        full_page=True)
+        assert page.js_errors == []
