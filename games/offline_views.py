@@ -30,6 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import services
 from games.bots.ratings import level_label
 from ginsite.errors import AppError, error_response
+from ginsite.http import require_json
 
 # Everything the offline table loads: the page's own links, and the modules its
 # script imports by relative path (fetched unhashed: see _precache_urls).
@@ -168,21 +169,16 @@ def offline_account(request: HttpRequest) -> JsonResponse:
 def offline_upload(request: HttpRequest) -> JsonResponse:
     """A finished offline match: 201 stored, 200 already stored, 400 refused (it does
     not replay; nothing saved), 401 not signed in."""
-    if not request.user.is_authenticated:
-        return JsonResponse(
-            {"code": "not_signed_in", "message": "Sign in to save offline matches."}, status=401
-        )
-    if len(request.body) > MAX_UPLOAD_BYTES:
-        return JsonResponse(
-            {"code": "offline_match_refused", "message": "This upload is too large."}, status=400
-        )
     try:
-        record = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
-        return JsonResponse(
-            {"code": "offline_match_refused", "message": "The upload is not JSON."}, status=400
-        )
-    try:
+        if not request.user.is_authenticated:
+            raise AppError("Sign in to save offline matches.", code="not_signed_in")
+        require_json(request)
+        if len(request.body) > MAX_UPLOAD_BYTES:
+            raise AppError("This upload is too large.", code="offline_match_refused")
+        try:
+            record = json.loads(request.body)
+        except (ValueError, UnicodeDecodeError):
+            raise AppError("The upload is not JSON.", code="offline_match_refused") from None
         match, created = services.offline_match_import(user=request.user, record=record)
     except AppError as error:
         return error_response(error)

@@ -3,7 +3,9 @@ a refusal into a reply (an HTTP status and JSON body for the views and the API, 
 ``error`` frame for the sockets).
 
 An ``AppError`` carries ``code`` (machine-readable: the codes of docs/protocol.md and
-docs/bot-api.md) and ``message`` (a sentence for a person). Code that raises one has
+docs/bot-api.md) and ``message`` (a sentence for a person). Over HTTP every refusal
+is ``{"error": {"code", "message"}}`` (``error_response``), on a socket an ``error``
+frame (``error_frame``). Code that raises one has
 changed nothing. Each app subclasses it (games.errors, games.chat.services,
 accounts.services, leaderboards.services, games.api); no app imports another's
 errors to answer them.
@@ -15,7 +17,12 @@ from typing import Any
 
 #: The HTTP status of each code; a code not listed is a 400 (bad request).
 HTTP_STATUS: dict[str, int] = {
+    # who are you? (no token, a bad token, not signed in): 401
+    "unauthorized": 401,
+    "invalid_token": 401,
+    "not_signed_in": 401,
     # someone who may not: 403
+    "not_a_bot": 403,
     "not_a_player": 403,
     "guest_not_allowed": 403,
     "bot_not_allowed": 403,
@@ -30,6 +37,11 @@ HTTP_STATUS: dict[str, int] = {
     "no_such_message": 404,
     "no_such_player": 404,
     "invite_not_found": 404,
+    "no_such_match": 404,
+    # the request's form: 405 method, 413 body size, 415 body type (JSON routes)
+    "method_not_allowed": 405,
+    "body_too_large": 413,
+    "unsupported_media_type": 415,
     # right request, wrong moment: 409
     "stale_version": 409,
     "not_your_turn": 409,
@@ -80,18 +92,23 @@ class AppError(Exception):
 
 
 def error_body(error: AppError) -> dict[str, Any]:
-    """The JSON body of a refusal (views, the API): ``{"code", "message"}``."""
-    return {"code": error.code, "message": error.message}
+    """The JSON body of every refusal over HTTP (the site's JSON routes and the API):
+    ``{"error": {"code", "message"}}``."""
+    return {"error": {"code": error.code, "message": error.message}}
 
 
-def error_response(error: AppError) -> Any:
-    """The JSON reply to a refusal, with its status."""
+def error_response(error: AppError, **headers: str) -> Any:
+    """The JSON reply to a refusal, with its status; ``headers`` adds response headers
+    (``Retry_After="30"`` is ``Retry-After: 30``)."""
     from django.http import JsonResponse
 
-    return JsonResponse(error_body(error), status=error.status)
+    response = JsonResponse(error_body(error), status=error.status)
+    for name, value in headers.items():
+        response[name.replace("_", "-")] = value
+    return response
 
 
 def error_frame(error: AppError, **extra: Any) -> dict[str, Any]:
-    """The socket frame of a refusal (docs/protocol.md ``error``); ``extra`` adds
-    fields such as the match ``version``."""
-    return {"type": "error", **extra, **error_body(error)}
+    """The socket frame of a refusal (docs/protocol.md ``error``): ``{"type": "error",
+    "code", "message"}``; ``extra`` adds fields such as the match ``version``."""
+    return {"type": "error", **extra, "code": error.code, "message": error.message}

@@ -2,7 +2,8 @@
 
 ``api_endpoint`` wraps a view (sync or async): it checks the method, reads the
 token (required, or optional for public reads), and counts the request against the
-token's limit (per address without a token). Refusals are JSON errors: 401
+token's limit (per address without a token). Refusals are ginsite/errors.py's
+``{"error": {"code", "message"}}`` with the status of its table: 401
 ``unauthorized`` (no token) or ``invalid_token`` (unknown, revoked, or its account
 banned), 405 ``method_not_allowed``, 429 ``rate_limited`` with ``Retry-After``. The
 view finds the account in ``request.api_user`` (None for an anonymous read).
@@ -23,16 +24,16 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from games.ratelimits import hit
+from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest
 
 from .tokens import api_token_authenticate
 
 
-def error_response(status: int, code: str, message: str, **headers: str) -> JsonResponse:
-    """The API's refusal: ``{"error": {"code", "message"}}`` with ``status``."""
-    response = JsonResponse({"error": {"code": code, "message": message}}, status=status)
-    for name, value in headers.items():
-        response[name.replace("_", "-")] = value
+def refusal(code: str, message: str, **headers: str) -> JsonResponse:
+    """A refusal of the API's own (no service raised it): ginsite/errors.py's reply,
+    its status from the one table."""
+    response: JsonResponse = error_response(AppError(message, code=code), **headers)
     return response
 
 
@@ -44,9 +45,7 @@ def bearer(request: HttpRequest) -> str | None:
     return value.strip()
 
 
-def check_request(
-    request: ApiRequest, methods: tuple[str, ...], token: str
-) -> HttpResponse | None:
+def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> HttpResponse | None:
     """Authenticate and count ``request``; a refusal, or None to go on."""
     request.api_user = None
     request.api_token = None
@@ -54,26 +53,22 @@ def check_request(
     if raw is not None:
         found = api_token_authenticate(raw)
         if found is None:
-            return error_response(
-                401, "invalid_token",
+            return refusal(
+                "invalid_token",
                 "This token is unknown or revoked, or its account is closed.",
             )
         request.api_token, request.api_user = found, found.user
     elif token == "required":
-        return error_response(
-            401, "unauthorized", "Send a personal API token: Authorization: Bearer TOKEN."
-        )
+        return refusal("unauthorized", "Send a personal API token: Authorization: Bearer TOKEN.")
     if request.api_token is not None:
         wait = hit("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT)
     else:
         wait = hit("api-ip", get_client_ip(request) or "unknown", settings.API_ANON_RATE_LIMIT)
     if wait:
-        return error_response(
-            429, "rate_limited", f"Too many requests: wait {wait} s.", Retry_After=str(wait)
-        )
+        return refusal("rate_limited", f"Too many requests: wait {wait} s.", Retry_After=str(wait))
     if request.method not in methods:
-        return error_response(
-            405, "method_not_allowed", f"Use {' or '.join(methods)}.", Allow=", ".join(methods)
+        return refusal(
+            "method_not_allowed", f"Use {' or '.join(methods)}.", Allow=", ".join(methods)
         )
     return None
 

@@ -33,8 +33,11 @@ def token_group(token_id: int) -> str:
 def token_revoked(token_id: int) -> None:
     """End every stream open with the token (after commit), as a ban ends an account's:
     the same ``user.logout`` message, with the code the match stream answers."""
-    message = {"type": "user.logout", "code": "token_revoked",
-               "reason": "This API token has been revoked."}
+    message = {
+        "type": "user.logout",
+        "code": "token_revoked",
+        "reason": "This API token has been revoked.",
+    }
     transaction.on_commit(
         lambda: broadcast.group_send([(token_group(token_id), message)]), robust=True
     )
@@ -49,8 +52,11 @@ def _send_all_on_commit(events: list[tuple[list[int], dict[str, Any]]]) -> None:
     publishing loop (games.broadcast.group_send, which keeps a bounded number of sends
     in flight: a round of a tournament starts hundreds of matches, and sends all in
     flight at once took more Redis connections than the layer's pool has)."""
-    sends = [(events_group(user_id), {"type": "api.event", "event": event})
-             for user_ids, event in events for user_id in user_ids]
+    sends = [
+        (events_group(user_id), {"type": "api.event", "event": event})
+        for user_ids, event in events
+        for user_id in user_ids
+    ]
     if sends:
         transaction.on_commit(lambda: broadcast.group_send(sends), robust=True)
 
@@ -79,10 +85,12 @@ def match_started(match: Match) -> None:
 def matches_started(players: dict[int, list[int]]) -> None:
     """``match_started`` of many new matches (match id -> its players' user ids), sent
     after commit in one trip."""
-    _send_all_on_commit([
-        (user_ids, {"type": "matchStart", "match": {"id": match_id}})
-        for match_id, user_ids in players.items()
-    ])
+    _send_all_on_commit(
+        [
+            (user_ids, {"type": "matchStart", "match": {"id": match_id}})
+            for match_id, user_ids in players.items()
+        ]
+    )
 
 
 def match_finished(match: Match) -> None:

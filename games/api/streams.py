@@ -110,8 +110,7 @@ async def _revoked_meanwhile(token_id: int | None) -> bool:
 async def event_stream(user: Any, token_id: int | None = None) -> AsyncIterator[bytes]:
     keepalive = settings.API_KEEPALIVE_SECONDS
     subscription = Subscription(
-        [events.events_group(user.pk), chat_broadcast.user_group(user.pk),
-         *_token_groups(token_id)]
+        [events.events_group(user.pk), chat_broadcast.user_group(user.pk), *_token_groups(token_id)]
     )
     await subscription.open()  # before the opening events: nothing falls in between
     try:
@@ -158,18 +157,25 @@ async def match_stream(
 ) -> AsyncIterator[bytes]:
     keepalive = settings.API_KEEPALIVE_SECONDS
     state_of = db(selectors.match_state_message)
-    subscription = Subscription([
-        broadcast.public_group(match_id),
-        broadcast.seat_group(match_id, seat),
-        chat_broadcast.room_group(match_id),
-        chat_broadcast.user_group(user.pk),
-        *_token_groups(token_id),
-    ])
+    subscription = Subscription(
+        [
+            broadcast.public_group(match_id),
+            broadcast.seat_group(match_id, seat),
+            chat_broadcast.room_group(match_id),
+            chat_broadcast.user_group(user.pk),
+            *_token_groups(token_id),
+        ]
+    )
     await subscription.open()
     if await _revoked_meanwhile(token_id):
         await subscription.close()
-        yield line({"type": "error", "code": "token_revoked",
-                    "message": "This API token has been revoked."})
+        yield line(
+            {
+                "type": "error",
+                "code": "token_revoked",
+                "message": "This API token has been revoked.",
+            }
+        )
         return
     await db(presence.seat_connect)(
         match=Match(pk=match_id), user=user, channel_name=subscription.channel
@@ -205,14 +211,18 @@ async def match_stream(
                 continue
             kind = message["type"]
             if kind == "user.logout":
-                yield line({"type": "error", "version": version,
-                            "code": message.get("code", "account_closed"),
-                            "message": message["reason"]})
+                yield line(
+                    {
+                        "type": "error",
+                        "version": version,
+                        "code": message.get("code", "account_closed"),
+                        "message": message["reason"],
+                    }
+                )
                 return
             if kind == "chat.message":
                 if message["author_id"] not in blocked:
-                    yield line({"type": "chat", "version": version,
-                                "message": message["message"]})
+                    yield line({"type": "chat", "version": version, "message": message["message"]})
                 continue
             if kind == "chat.hidden":
                 yield line({"type": "chat_hidden", "version": version, "id": message["id"]})
@@ -246,6 +256,8 @@ async def match_stream(
     finally:
         await subscription.close()
         with contextlib.suppress(Exception):
-            await asyncio.shield(db(presence.seat_disconnect)(
-                match=Match(pk=match_id), user=user, channel_name=subscription.channel
-            ))
+            await asyncio.shield(
+                db(presence.seat_disconnect)(
+                    match=Match(pk=match_id), user=user, channel_name=subscription.channel
+                )
+            )

@@ -2,13 +2,13 @@
 export, the bot API, the API tokens page and challenges from the site's pages.
 
 Thin: authenticate (games/api/auth.py), parse the body, call one service or
-selector, answer JSON. Refusals are ``{"error": {"code", "message"}}`` with a 4xx
-status; streams are NDJSON from async iterators (games/api/streams.py).
+selector, answer JSON. Refusals are ginsite/errors.py's ``{"error": {"code",
+"message"}}`` with the status of its table; streams are NDJSON from async iterators
+(games/api/streams.py).
 """
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
@@ -32,12 +32,12 @@ from games import services as game_services
 from games.chat.services import chat_post
 from games.models import Match
 from games.ratelimits import hit
-from ginsite.errors import AppError
-from ginsite.http import ApiRequest, SignedInRequest
+from ginsite.errors import AppError, error_response
+from ginsite.http import ApiRequest, SignedInRequest, json_object
 
 from . import export, services, streams, tokens
 from . import selectors as api_selectors
-from .auth import api_endpoint, error_response
+from .auth import api_endpoint, refusal
 from .models import Challenge
 
 MAX_BODY_BYTES = 4096
@@ -46,23 +46,17 @@ MAX_EXPORTS = 300
 
 def refused(error: AppError) -> JsonResponse:
     """A refusal of a service, with its status from ginsite/errors.py."""
-    return error_response(error.status, error.code, error.message)
+    response: JsonResponse = error_response(error)
+    return response
 
 
 def read_body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
-    """The JSON object of the request body (an empty body is ``{}``), or a refusal."""
-    if len(request.body) > MAX_BODY_BYTES:
-        return error_response(413, "body_too_large",
-                              f"Request bodies are limited to {MAX_BODY_BYTES} bytes.")
-    if not request.body.strip():
-        return {}
+    """The JSON object of the request body (an empty body is ``{}``; a body needs
+    ``Content-Type: application/json``), or a refusal."""
     try:
-        body = json.loads(request.body)
-    except (ValueError, RecursionError):
-        return error_response(400, "bad_json", "The body is not valid JSON.")
-    if not isinstance(body, dict):
-        return error_response(400, "bad_message", "The body must be a JSON object.")
-    return body
+        return json_object(request, max_bytes=MAX_BODY_BYTES)
+    except AppError as error:
+        return refused(error)
 
 
 def ndjson(iterator: Any) -> StreamingHttpResponse:
@@ -82,10 +76,10 @@ def _is_int(value: Any) -> TypeGuard[int]:
 def export_response(match_id: int) -> JsonResponse:
     match = selectors.match_get(match_id=match_id)
     if match is None:
-        return error_response(404, "not_found", "There is no such match.")
+        return refusal("not_found", "There is no such match.")
     if match.status == Match.Status.WAITING:
-        return error_response(
-            409, "match_not_started", "This match has not started: there is nothing to export."
+        return refusal(
+            "match_not_started", "This match has not started: there is nothing to export."
         )
     return JsonResponse(export.match_export(match=match))
 
@@ -119,15 +113,14 @@ async def user_matches(request: ApiRequest, username: str) -> HttpResponseBase:
     """``GET /api/user/<username>/matches``: finished matches, newest first, NDJSON."""
     user = await sync_to_async(user_by_username)(username=username)
     if user is None:
-        return error_response(404, "no_such_player", "There is no such player.")
+        return refusal("no_such_player", "There is no such player.")
     try:
         most = int(request.GET.get("max", "100"))
         since = _since(request.GET["since"]) if request.GET.get("since") else None
     except (ValueError, OverflowError, OSError):
-        return error_response(400, "bad_request",
-                              "max is a whole number; since is milliseconds or ISO 8601.")
+        return refusal("bad_request", "max is a whole number; since is milliseconds or ISO 8601.")
     if not 1 <= most <= MAX_EXPORTS:
-        return error_response(400, "bad_request", f"max must be between 1 and {MAX_EXPORTS}.")
+        return refusal("bad_request", f"max must be between 1 and {MAX_EXPORTS}.")
     ids = await sync_to_async(selectors.finished_match_ids)(user=user, since=since, most=most)
     return ndjson(_exports(ids))
 
@@ -174,9 +167,15 @@ def _with_body(request: ApiRequest, call: Any) -> JsonResponse:
 def _challenge_answer(challenge: Challenge) -> JsonResponse:
     from . import events
 
-    return JsonResponse({"challenge": {**events.challenge_json(challenge),
-                                       "to": challenge.dest.username,
-                                       "status": challenge.status}})
+    return JsonResponse(
+        {
+            "challenge": {
+                **events.challenge_json(challenge),
+                "to": challenge.dest.username,
+                "status": challenge.status,
+            }
+        }
+    )
 
 
 def _match_limit(request: ApiRequest) -> JsonResponse | None:
@@ -184,8 +183,9 @@ def _match_limit(request: ApiRequest) -> JsonResponse | None:
     matches, the same as the lobby's (games/ratelimits.py)."""
     wait = hit("match-user", str(request.api_user.pk), settings.MATCH_CREATE_LIMIT)
     if wait:
-        return error_response(429, "rate_limited", f"Too many new matches: wait {wait} s.",
-                              Retry_After=str(wait))
+        return refusal(
+            "rate_limited", f"Too many new matches: wait {wait} s.", Retry_After=str(wait)
+        )
     return None
 
 
@@ -195,9 +195,12 @@ def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
     if refusal is not None:
         return refusal
     dest = user_by_username(username=username)
-    return _with_body(request, lambda body: _challenge_answer(
-        services.challenge_create(user=request.api_user, dest=dest, body=body)
-    ))
+    return _with_body(
+        request,
+        lambda body: _challenge_answer(
+            services.challenge_create(user=request.api_user, dest=dest, body=body)
+        ),
+    )
 
 
 @api_endpoint("POST")
@@ -205,31 +208,48 @@ def challenge_computer(request: ApiRequest) -> JsonResponse:
     refusal = _match_limit(request)
     if refusal is not None:
         return refusal
-    return _with_body(request, lambda body: JsonResponse(
-        {"match": {"id": services.computer_challenge(user=request.api_user, body=body).pk}}
-    ))
+    return _with_body(
+        request,
+        lambda body: JsonResponse(
+            {"match": {"id": services.computer_challenge(user=request.api_user, body=body).pk}}
+        ),
+    )
 
 
 @api_endpoint("POST")
 def challenge_accept(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(request, lambda body: JsonResponse(
-        {"match": {"id": services.challenge_accept(user=request.api_user,
-                                                    challenge_id=challenge_id).pk}}
-    ))
+    return _with_body(
+        request,
+        lambda body: JsonResponse(
+            {
+                "match": {
+                    "id": services.challenge_accept(
+                        user=request.api_user, challenge_id=challenge_id
+                    ).pk
+                }
+            }
+        ),
+    )
 
 
 @api_endpoint("POST")
 def challenge_decline(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(request, lambda body: _challenge_answer(
-        services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
-    ))
+    return _with_body(
+        request,
+        lambda body: _challenge_answer(
+            services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
+        ),
+    )
 
 
 @api_endpoint("POST")
 def challenge_cancel(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(request, lambda body: _challenge_answer(
-        services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
-    ))
+    return _with_body(
+        request,
+        lambda body: _challenge_answer(
+            services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
+        ),
+    )
 
 
 # --- playing a match ------------------------------------------------------------------------
@@ -239,16 +259,16 @@ def _bot_seat(request: ApiRequest, match_id: int) -> int | JsonResponse:
     """The BOT account's seat in the match, or the refusal."""
     user = request.api_user
     if not user.is_bot:
-        return error_response(
-            403, "not_a_bot",
+        return refusal(
+            "not_a_bot",
             "Only BOT accounts play through the bot API: POST /api/bot/account/upgrade.",
         )
     match = selectors.match_get(match_id=match_id)
     if match is None:
-        return error_response(404, "not_found", "There is no such match.")
+        return refusal("not_found", "There is no such match.")
     seat = selectors.seat_for_user(match=match, user=user)
     if seat is None:
-        return error_response(403, "not_a_player", "You do not play in this match.")
+        return refusal("not_a_player", "You do not play in this match.")
     return seat
 
 
@@ -281,12 +301,12 @@ def match_action(request: ApiRequest, match_id: int) -> JsonResponse:
         return body
     version, action = body.get("version"), body.get("action")
     if not _is_int(version) or not isinstance(action, dict):
-        return error_response(
-            400, "bad_message", 'The body needs "version" (integer) and "action" (object).'
-        )
+        return refusal("bad_message", 'The body needs "version" (integer) and "action" (object).')
     try:
         match = game_services.move_submit(
-            match=Match(pk=match_id), user=request.api_user, action=action,
+            match=Match(pk=match_id),
+            user=request.api_user,
+            action=action,
             expected_version=version,
         )
     except AppError as error:
@@ -327,12 +347,17 @@ def match_chat(request: ApiRequest, match_id: int) -> JsonResponse:
 # --- pages: API tokens, challenges from a profile ---------------------------------------------
 
 
-def _tokens_page(request: SignedInRequest, *, new_token: str | None = None, error: str = "",
-                 status: int = 200) -> HttpResponse:
+def _tokens_page(
+    request: SignedInRequest, *, new_token: str | None = None, error: str = "", status: int = 200
+) -> HttpResponse:
     return render(
-        request, "api/tokens.html",
-        {"tokens": tokens.tokens_for_user(user=request.user), "new_token": new_token,
-         "error": error},
+        request,
+        "api/tokens.html",
+        {
+            "tokens": tokens.tokens_for_user(user=request.user),
+            "new_token": new_token,
+            "error": error,
+        },
         status=status,
     )
 
@@ -365,8 +390,11 @@ def profile_challenge(request: SignedInRequest, username: str) -> HttpResponse:
     """A person challenges a player (a BOT, typically) from their profile page."""
     dest = user_by_username(username=username)
     target = request.POST.get("target", "100")
-    body = {"variant": request.POST.get("variant", "default"),
-            "target": int(target) if target.isdigit() else target, "rated": False}
+    body = {
+        "variant": request.POST.get("variant", "default"),
+        "target": int(target) if target.isdigit() else target,
+        "rated": False,
+    }
     try:
         challenge = services.challenge_create(user=request.user, dest=dest, body=body)
     except services.ApiError as error:

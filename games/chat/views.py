@@ -11,7 +11,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from ginsite.errors import AppError, error_body
+from ginsite.errors import AppError, error_response
 from ginsite.http import SignedInRequest
 
 from .selectors import chat_can_read, message_get, player_by_username
@@ -40,7 +40,12 @@ def _reply(request: HttpRequest, status: int, body: dict) -> HttpResponse:
 
 
 def _error(request: HttpRequest, error: AppError) -> HttpResponse:
-    return _reply(request, error.status, {"ok": False, **error_body(error)})
+    """A refusal: ginsite/errors.py's JSON reply to the panel, a flash message to a
+    form post."""
+    if request.content_type == "application/json":
+        response: HttpResponse = error_response(error)
+        return response
+    return _reply(request, error.status, {"message": error.message})
 
 
 def _target(request: SignedInRequest, data: dict) -> User:

@@ -170,7 +170,7 @@ def test_the_api_is_for_the_players_while_the_match_runs_and_for_anyone_after(
     url = f"/api/match/{match.pk}/analysis"
     assert client.get(url).status_code == 403
     client.force_login(bob)
-    assert client.get(url).json()["code"] == "not_a_player"
+    assert client.get(url).json()["error"]["code"] == "not_a_player"
     services.match_resign(match=match, user=alice)
     assert client.get(url).status_code == 200
     client.logout()
@@ -229,7 +229,7 @@ def test_a_hint_is_refused_when_it_is_not_your_turn_or_the_position_moved(
     match = my_turn(computer_match(alice), alice)
     client.force_login(alice)
     stale = ask(client, match, {"version": match.version - 1})
-    assert stale.status_code == 409 and stale.json()["code"] == "stale_version"
+    assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_version"
     for _ in range(3):  # play on until the computer is to move
         match.refresh_from_db()
         if Seat.objects.get(match=match, index=match.current_seat).bot_level:
@@ -239,7 +239,7 @@ def test_a_hint_is_refused_when_it_is_not_your_turn_or_the_position_moved(
             match=match, user=alice, action=action, expected_version=match.version
         )
     refused = ask(client, match)
-    assert refused.status_code == 409 and refused.json()["code"] == "not_your_turn"
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "not_your_turn"
     assert ask(client, match, {"version": "x"}).status_code == 400
     assert not Hint.objects.exists()
 
@@ -275,7 +275,7 @@ def test_the_server_refuses_hints_outside_unrated_matches_against_the_computer(
     client.force_login(asker)
     reply = ask(client, match)
     assert reply.status_code == 403
-    assert reply.json()["code"] == "hint_not_allowed"
+    assert reply.json()["error"]["code"] == "hint_not_allowed"
     assert not Hint.objects.exists()
 
 
@@ -286,7 +286,7 @@ def test_only_the_player_gets_a_hint(django_user_model, client):
     match = my_turn(computer_match(alice), alice)
     assert ask(client, match).status_code == 403  # anonymous
     client.force_login(bob)
-    assert ask(client, match).json()["code"] == "not_a_player"
+    assert ask(client, match).json()["error"]["code"] == "not_a_player"
     assert client.get(f"/match/{match.pk}/hint").status_code == 405
     assert not Hint.objects.exists()
 

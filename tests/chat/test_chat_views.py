@@ -37,10 +37,10 @@ def test_report_a_message_then_the_same_again(make_user) -> None:
     report = ChatReport.objects.get()
     assert (report.reporter, report.reason, report.comment) == (ann, "abuse", "mean")
     again = post_json(client, url, {"reason": "abuse"})
-    assert again.status_code == 400 and again.json()["code"] == "already_reported"
+    assert again.status_code == 400 and again.json()["error"]["code"] == "already_reported"
     assert post_json(client, "/chat/messages/999999/report/", {"reason": "spam"}).status_code == 404
     bad = client.post(url, "{oops", content_type="application/json")
-    assert bad.status_code == 400 and bad.json()["code"] == "bad_json"
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_json"
     assert ChatReport.objects.count() == 1
 
 
@@ -62,7 +62,8 @@ def test_block_by_message_hides_and_unblock_by_username(make_user) -> None:
     response = post_json(client, "/chat/block/", {"message": message.pk})
     assert response.status_code == 200 and response.json()["author"] == "bob"
     assert UserBlock.objects.filter(blocker=ann, blocked=bob).exists()
-    assert post_json(client, "/chat/block/", {"username": "ann"}).json()["code"] == "block_self"
+    refused = post_json(client, "/chat/block/", {"username": "ann"})
+    assert refused.json()["error"]["code"] == "block_self"
     assert post_json(client, "/chat/block/", {"username": "zed"}).status_code == 404
     # The settings and profile pages post plain forms and are sent back.
     response = client.post("/chat/unblock/", {"username": "bob", "next": "/players/settings/"})

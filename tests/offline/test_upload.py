@@ -100,8 +100,8 @@ def test_uploading_again_returns_the_same_match(
 def _refused(client: Client, record: Any, words: str) -> None:
     response = upload(client, record)
     assert response.status_code == 400, response.content
-    assert response.json()["code"] == "offline_match_refused"
-    assert words in response.json()["message"]
+    assert response.json()["error"]["code"] == "offline_match_refused"
+    assert words in response.json()["error"]["message"]
     assert not Match.objects.exists() and not Move.objects.exists()
 
 
@@ -165,7 +165,7 @@ def test_signed_out_uploads_get_401_and_another_account_cannot_take_a_match(
     other.force_login(make_user(django_user_model, "someone"))
     response = upload(other, record)
     assert response.status_code == 400
-    assert "another account" in response.json()["message"]
+    assert "another account" in response.json()["error"]["message"]
     assert upload(client, "not a record").status_code == 400
     assert client.post(UPLOAD, data=b"{", content_type="application/json").status_code == 400
 

@@ -128,7 +128,7 @@ def test_a_banned_or_removed_player_cannot_post_and_a_private_room_is_closed_to_
     client.force_login(eve)
     answer = client.post(f"/chat/messages/{message.pk}/report/",
                          json.dumps({"reason": "spam"}), content_type="application/json")
-    assert answer.status_code == 404 and answer.json()["code"] == "no_such_message"
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "no_such_message"
 
 
 @pytest.mark.django_db

@@ -174,7 +174,8 @@ function mount(root) {
     });
     let reply = {};
     try { reply = await response.json(); } catch { reply = { message: "The server did not answer." }; }
-    return { ok: response.ok, reply };
+    // A refusal is {"error": {"code", "message"}} (ginsite/errors.py).
+    return { ok: response.ok, reply: reply.error ?? reply };
   }
 
   const dialog = $("[data-chat-report]");

@@ -38,7 +38,7 @@ async function ask() {
     let reply = {};
     try { reply = await res.json(); } catch { reply = { message: "The server did not answer." }; }
     note.replaceChildren();
-    if (!res.ok) { note.textContent = reply.message || "No hint now."; return; }
+    if (!res.ok) { note.textContent = reply.error?.message || reply.message || "No hint now."; return; }
     shownFor = reply.version;
     const action = reply.action;
     note.append("Hint: ", actionText(action), ` · ${reply.hints_used} hint${reply.hints_used === 1 ? "" : "s"} used`);

@@ -51,7 +51,7 @@ export function syncOfflineMatches({ accountUrl, uploadUrl, onRecord = () => {} 
         record.sync = { state: "uploaded", match_id: reply.match_id, url: reply.sheet_url };
         uploaded++;
       } else if (response.status === 400) {
-        record.sync = { state: "refused", message: reply.message || "refused by the server" };
+        record.sync = { state: "refused", message: reply.error?.message || "refused by the server" };
       } else continue;  // signed out meanwhile, or a server error: try again later
       await putMatch(record);
       onRecord(record);
