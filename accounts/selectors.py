@@ -113,6 +113,8 @@ class RecentMatch:
     opponent_score: int
     won: bool
     end_reason: str
+    #: Ended before each player made two moves: shown as "Aborted" (not rated, no board).
+    aborted: bool = False
 
 
 def recent_matches(*, user: User, limit: int = 10) -> list[RecentMatch]:
@@ -141,6 +143,7 @@ def recent_matches(*, user: User, limit: int = 10) -> list[RecentMatch]:
                 opponent_score=other.score if other else 0,
                 won=match.winner_seat == mine.index,
                 end_reason=match.get_end_reason_display(),
+                aborted=match.aborted,
             )
         )
     return rows

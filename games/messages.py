@@ -102,6 +102,8 @@ def table(
         "current_seat": match.current_seat,
         "winner": match.winner_seat,
         "end_reason": match.end_reason or None,
+        # Ended before each player made two moves: not rated, on no board.
+        "aborted": match.aborted,
         "final": match.final_score,
         "hands": listed,
         "rematch": {"offered_by": match.rematch_offered_by, "match_id": rematch_id},

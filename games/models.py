@@ -62,6 +62,10 @@ class Match(models.Model):
     finished_hands = models.JSONField(default=list, blank=True)
     # score_match(...).to_dict() once the match is over (forfeits included).
     final_score = models.JSONField(null=True, blank=True)
+    # Ended (resigned, abandoned, forfeited) before each player had made two moves of
+    # their own (games/services/play.py ABORT_BEFORE_MOVES): never rated, counted on
+    # no board, shown as "Aborted". The winner stays recorded for tournaments.
+    aborted = models.BooleanField(default=False, db_default=False)
     # Seat that offered a rematch of this finished match, until the other accepts.
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_of = models.ForeignKey(

@@ -162,6 +162,7 @@ def match_score_sheet(*, match: Match) -> dict[str, Any]:
         "final": match.final_score,
         "winner": match.winner_seat,
         "end_reason": match.end_reason,
+        "aborted": match.aborted,
     }
 
 

@@ -59,6 +59,8 @@ class BoardPage:
     viewer_matches: int | None = None
     #: How often boards are recomputed, in words ("every minute").
     refresh_every: str = ""
+    #: How many matches of the same two players count in the period.
+    pair_limit: int = 0
 
 
 def refresh_every() -> str:
@@ -75,15 +77,59 @@ def refresh_every() -> str:
     return f"every {seconds} seconds"
 
 
+# The matches that count on the board of [start, end): finished, rated, not aborted,
+# and for each pair of players only their first LEADERBOARD_PAIR_LIMIT of the period
+# (3 by default; the others still count for ratings). Three lets an evening's best of
+# three between friends count in full, while five matches are needed to be ranked:
+# nobody reaches a board by playing one accomplice, and a week's farming between
+# two accounts is worth three matches at most. The pair is
+# its two user ids in order (0 for a seat whose account was deleted). Used by the
+# boards' computation (leaderboards/services.py) and the viewer's count below.
+COUNTED_MATCHES_SQL = """
+    SELECT id FROM (
+        SELECT m.id AS id, ROW_NUMBER() OVER (
+                   PARTITION BY
+                       CASE WHEN COALESCE(a.user_id, 0) < COALESCE(b.user_id, 0)
+                            THEN COALESCE(a.user_id, 0) ELSE COALESCE(b.user_id, 0) END,
+                       CASE WHEN COALESCE(a.user_id, 0) < COALESCE(b.user_id, 0)
+                            THEN COALESCE(b.user_id, 0) ELSE COALESCE(a.user_id, 0) END
+                   ORDER BY m.finished_at, m.id
+               ) AS nth
+        FROM {match} m
+        JOIN {seat} a ON a.match_id = m.id AND a."index" = 0
+        JOIN {seat} b ON b.match_id = m.id AND b."index" = 1
+        WHERE m.status = %(finished)s AND m.rated AND NOT m.aborted
+          AND m.finished_at >= %(start)s AND m.finished_at < %(end)s
+    ) AS paired
+    WHERE nth <= %(pair_limit)s
+"""
+
+
+def counted_params(period: Period) -> dict[str, object]:
+    """The parameters of ``COUNTED_MATCHES_SQL`` for ``period``."""
+    return {
+        "finished": Match.Status.FINISHED.value,
+        "start": connection.ops.adapt_datetimefield_value(period.start),
+        "end": connection.ops.adapt_datetimefield_value(period.end),
+        "pair_limit": settings.LEADERBOARD_PAIR_LIMIT,
+    }
+
+
+_VIEWER_COUNTED_SQL = """
+    SELECT COUNT(*) FROM ({counted}) AS counted
+    JOIN {seat} s ON s.match_id = counted.id
+    WHERE s.user_id = %(user)s
+"""
+
+
 def _rated_matches_in(period: Period, user_id: int) -> int:
-    """The player's rated matches finished in ``period``, from the match records."""
-    return Seat.objects.filter(
-        user_id=user_id,
-        match__status=Match.Status.FINISHED,
-        match__rated=True,
-        match__finished_at__gte=period.start,
-        match__finished_at__lt=period.end,
-    ).count()
+    """The player's matches finished in ``period`` that count on its board, from the
+    match records."""
+    tables = {"match": Match._meta.db_table, "seat": Seat._meta.db_table}
+    sql = _VIEWER_COUNTED_SQL.format(counted=COUNTED_MATCHES_SQL, seat="{seat}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(**tables), {**counted_params(period), "user": user_id})
+        return int(cursor.fetchone()[0])
 
 
 def profile_url(username: str) -> str:
@@ -228,6 +274,7 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         past_boards=[{"label": b.period.label, "url": period_url(b.period)} for b in past],
         is_current=period.start >= current.start,
         refresh_every=refresh_every(),
+        pair_limit=settings.LEADERBOARD_PAIR_LIMIT,
     )
     viewer_id = _viewer_id(viewer)
     # A registered viewer's id (a guest has no board standing).

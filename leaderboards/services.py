@@ -22,7 +22,7 @@ from ginsite.errors import AppError
 from leaderboards import glicko2
 from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import Period, PeriodKind, period_containing
-from leaderboards.selectors import COMPUTER_BOARD_LEVELS
+from leaderboards.selectors import COMPUTER_BOARD_LEVELS, COUNTED_MATCHES_SQL, counted_params
 
 #: A period is finalised this long after it ends, so a match whose transaction set
 #: ``finished_at`` just before midnight and committed just after still counts.
@@ -46,7 +46,8 @@ def _tables() -> dict[str, str]:
 
 
 # Totals per registered, active player (not a BOT account: bots have their own rating
-# board) over the rated matches finished in [start, end).
+# board) over the matches that count in [start, end): rated, finished, not aborted, and
+# at most LEADERBOARD_PAIR_LIMIT per pair of players (selectors.COUNTED_MATCHES_SQL).
 _PERIOD_TOTALS_SQL = """
     SELECT s.user_id AS user_id,
            SUM(s.score) AS points,
@@ -54,14 +55,13 @@ _PERIOD_TOTALS_SQL = """
            SUM(CASE WHEN m.winner_seat = s."index" THEN 1 ELSE 0 END) AS matches_won,
            SUM(s.hands_won) AS hands_won,
            SUM(s.gins + s.big_gins) AS gins
-    FROM {seat} s
+    FROM ({counted}) counted
+    JOIN {seat} s ON s.match_id = counted.id
     JOIN {match} m ON m.id = s.match_id
     JOIN {user} u ON u.id = s.user_id
-    WHERE m.status = %(finished)s AND m.rated
-      AND m.finished_at >= %(start)s AND m.finished_at < %(end)s
-      AND u.is_active AND NOT u.is_guest AND NOT u.is_bot
+    WHERE u.is_active AND NOT u.is_guest AND NOT u.is_bot
     GROUP BY s.user_id
-"""
+""".replace("{counted}", COUNTED_MATCHES_SQL)
 
 _BOARD_UPSERT_SQL = """
     INSERT INTO {entry}
@@ -102,6 +102,7 @@ _COMPUTER_TOTALS_SQL = """
     JOIN {seat} bot ON bot.match_id = m.id AND bot."index" <> s."index"
     JOIN {user} u ON u.id = s.user_id
     WHERE m.status = %(finished)s AND bot.bot_level = %(level)s AND m.kind <> %(offline)s
+      AND NOT m.aborted
       AND u.is_active AND NOT u.is_guest AND NOT u.is_bot
     GROUP BY s.user_id
 """
@@ -136,10 +137,6 @@ def _sql(template: str, totals: str) -> str:
     return template.format(totals=totals.format(**tables), **tables)
 
 
-def _db_datetime(value: datetime) -> object:
-    return connection.ops.adapt_datetimefield_value(value)
-
-
 def board_recompute(*, period: Period, now: datetime, refinalise: bool = False) -> Board:
     """Compute the stored board of ``period`` from the match records, and finalise it
     when the period ended at least ``FINALISE_GRACE`` before ``now``.
@@ -170,9 +167,7 @@ def board_recompute(*, period: Period, now: datetime, refinalise: bool = False) 
         params: dict[str, Any] = {
             "board": board.pk,
             "min_matches": settings.LEADERBOARD_MIN_MATCHES,
-            "finished": Match.Status.FINISHED.value,
-            "start": _db_datetime(period.start),
-            "end": _db_datetime(period.end),
+            **counted_params(period),
         }
         with connection.cursor() as cursor:
             cursor.execute(_sql(_BOARD_UPSERT_SQL, _PERIOD_TOTALS_SQL), params)
@@ -223,9 +218,12 @@ def _match_score(match: Match, seat_index: int) -> float:
 def rating_apply_match(*, match_id: int) -> bool:
     """Apply a finished rated match to both players' Glicko-2 ratings (the match is one
     rating period). Returns False, changing nothing, when the match was already applied
-    or is not a finished rated match between two registered players."""
+    or is not a finished rated match between two registered players (an aborted match
+    is never rated)."""
     with transaction.atomic():
-        match = Match.objects.filter(pk=match_id, status=Match.Status.FINISHED, rated=True).first()
+        match = Match.objects.filter(
+            pk=match_id, status=Match.Status.FINISHED, rated=True, aborted=False
+        ).first()
         if match is None:
             return False
         seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
@@ -285,7 +283,7 @@ def ratings_apply_pending(*, limit: int = 500) -> int:
     down); returns how many were applied. Safe to run next to the per-match tasks."""
     registered = Q(seats__user__isnull=False, seats__user__is_guest=False)
     pending = (
-        Match.objects.filter(status=Match.Status.FINISHED, rated=True)
+        Match.objects.filter(status=Match.Status.FINISHED, rated=True, aborted=False)
         .annotate(players=Count("seats", filter=registered))
         .filter(players=2)
         .exclude(Exists(RatingChange.objects.filter(match=OuterRef("pk"))))

@@ -18,6 +18,13 @@ from tests.leaderboards.conftest import finish_match, make_player
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _pairs_unlimited(settings):
+    """The fields of these pages' tests beat one sparring partner many times: every
+    match counts here (the limit per pair has its own tests, test_aborted.py)."""
+    settings.LEADERBOARD_PAIR_LIMIT = 1000
+
+
 def rows(html: str) -> list[tuple[str, str]]:
     """(position, player) of each row of the board table."""
     body = html.split('id="board"', 1)[1].split("</table>", 1)[0]

@@ -20,9 +20,11 @@ from tests.leaderboards.conftest import finish_match, make_player, wait_for
 def test_beat_task_and_rating_task_run_on_a_real_worker(live_celery_worker, settings):
     settings.LEADERBOARD_MIN_MATCHES = 5  # the worker reads the default, 5, too
     now = timezone.now()
-    ann, bob = make_player("ann"), make_player("bob")
-    for _ in range(5):
-        finish_match((ann, bob), finished_at=now, scores=(120, 30))
+    ann, bob, cid, dan = (make_player(name) for name in ("ann", "bob", "cid", "dan"))
+    # Against several opponents: only 3 matches of the same two players count a week.
+    for pair, times in (((ann, bob), 2), ((ann, cid), 3), ((bob, dan), 3)):
+        for _ in range(times):
+            finish_match(pair, finished_at=now, scores=(120, 30))
 
     # A rated match finishing: its rating update runs on the worker after the commit.
     with transaction.atomic():
@@ -47,7 +49,7 @@ def test_beat_task_and_rating_task_run_on_a_real_worker(live_celery_worker, sett
     ranked = board.entries.filter(rank__isnull=False).order_by("rank")
     assert [(e.user.username, e.points, e.matches_played) for e in ranked] == [
         ("ann", 690, 6),
-        ("bob", 350, 6),
+        ("bob", 620, 6),
     ]
     month = period_containing(PeriodKind.MONTH, now)
     assert Board.objects.filter(kind="month", period_start=month.start).exists()

@@ -112,7 +112,7 @@ export function renderShowdown() {
       name: (seat) => seatName(seat, { capital: true }),
     });
   } else {
-    headline.textContent = over ? "Match over" : "Hand over";
+    headline.textContent = over ? (m.aborted ? "Match aborted" : "Match over") : "Hand over";
     why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : m.end_reason === "suspended" ? suspendedText(m) : "";
     handsBox.replaceChildren();
   }
@@ -143,6 +143,9 @@ export function renderShowdown() {
   body.scrollTop = 0;
 }
 
+/** Why a match that ended early counts nowhere (games/services/play.py ABORT_BEFORE_MOVES). */
+const ABORTED_TEXT = "Aborted: it ended before each player had made two moves, so it is not rated and counts on no leaderboard.";
+
 /** A forfeit because a moderator suspended the loser's account (not a resignation). */
 export function suspendedText(m) {
   const winner = m.winner ?? m.final?.winner;
@@ -167,6 +170,7 @@ export function renderMatchOver(box) {
     abandon: "Ended by abandonment.",
     suspended: suspendedText(m),
   }[m.end_reason] || "";
+  if (m.aborted) reason.textContent += ` ${ABORTED_TEXT}`;
   const table = box.querySelector("tbody");
   table.replaceChildren();
   const seats = isPlayer() ? [you(), opp()] : [0, 1];
