@@ -23,6 +23,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from games import broadcast, messages, selectors
@@ -56,6 +57,13 @@ SHOWDOWN_GRACE_SECONDS = 15
 COMPUTER_RECHECK = timedelta(seconds=10)
 
 SEAT_STATS = ["score", "hands_won", "gins", "big_gins", "undercuts"]
+
+#: A match that ends otherwise than at its target (resigned, abandoned, forfeited)
+#: before each player has made this many moves of their own (draws, discards,
+#: passes, knocks; not the moves the server played when a turn ran out) is aborted:
+#: never rated and counted on no board (docs/rules.md section 7). The winner stays
+#: recorded, so a tournament counts it as a loss for the player who left.
+ABORT_BEFORE_MOVES = 2
 
 __all__ = [
     "Change", "Locked", "begin_match", "lock_match", "require_player_in_play", "start_match",
@@ -134,6 +142,8 @@ class Change:
         self.mover: int | None = None
         self.new_hand: Hand | None = None
         self.next_seed: tuple[bytes, str] | None = None
+        # Moves of their own each seat made in this change (not yet written).
+        self.own_moves = [0, 0]
 
     # --- what happens ----------------------------------------------------------------
 
@@ -155,6 +165,8 @@ class Change:
         self.state = state
         self.events.extend(events)
         self.mover = seat
+        if not auto:
+            self.own_moves[seat] += 1
         match.version += 1
         recorded = dict(action)
         played = ended.result if ended is not None else None
@@ -316,17 +328,33 @@ class Change:
         match.status = Match.Status.FINISHED
         match.winner_seat = score.winner
         match.end_reason = reason
+        match.aborted = reason != Match.EndReason.TARGET and self._too_early_to_count()
         match.final_score = final
         match.finished_at = self.now
         match.current_seat = None
         match.turn_deadline = None
         match.turn_started_at = None
         self.match_fields.update(
-            ["status", "winner_seat", "end_reason", "final_score", "finished_at", *TURN_FIELDS]
+            ["status", "winner_seat", "end_reason", "aborted", "final_score", "finished_at",
+             *TURN_FIELDS]
         )
         for seat in self.locked.seats:
             seat.score = final["totals"][seat.index]
             self._seat_changed(seat.index, *SEAT_STATS)
+
+    def _too_early_to_count(self) -> bool:
+        """Whether a seat has made fewer than ``ABORT_BEFORE_MOVES`` moves of its own
+        (one read, when a match ends early by resignation or abandonment)."""
+        made = list(self.own_moves)
+        written = (
+            Move.objects.filter(match_id=self.locked.match.pk, auto=False)
+            .values("seat")
+            .annotate(n=Count("pk"))
+            .values_list("seat", "n")
+        )
+        for seat, count in written:
+            made[seat] += count
+        return min(made) < ABORT_BEFORE_MOVES
 
 
 # What a move changes on the match row while the match goes on.
