@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 
 from games import broadcast
+from games.chat import broadcast as chat_broadcast
 from games.models import Match, Seat
 
 
@@ -69,6 +70,36 @@ def challenge_json(challenge: Any) -> dict[str, Any]:
         "target": challenge.rules["target_score"],
         "rated": challenge.rated,
     }
+
+
+def lobby_challenge_json(challenge: Any) -> dict[str, Any]:
+    """A challenge as a person's lobby lists it (templates/api/_incoming_challenges.html)."""
+    return {
+        "id": challenge.pk,
+        "from": challenge.challenger.display_name,
+        "variant": challenge.variant,
+        "target": challenge.rules["target_score"],
+        "rated": challenge.rated,
+    }
+
+
+def challenge_offered(challenge: Any) -> None:
+    """After commit: the challenged account's event streams get ``challenge``, and a
+    person's open lobby lists it (games/chat/broadcast.py, the lobby socket)."""
+    send_on_commit(
+        [challenge.dest_id], {"type": "challenge", "challenge": challenge_json(challenge)}
+    )
+    if not challenge.dest.is_bot:
+        chat_broadcast.lobby_challenge(
+            user_id=challenge.dest_id, challenge=lobby_challenge_json(challenge)
+        )
+
+
+def challenge_closed(challenge: Any) -> None:
+    """After commit: a person's open lobby drops a challenge that was answered or
+    withdrawn."""
+    if not challenge.dest.is_bot:
+        chat_broadcast.lobby_challenge_closed(user_id=challenge.dest_id, challenge_id=challenge.pk)
 
 
 def _players(match: Match) -> list[int]:

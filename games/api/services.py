@@ -103,9 +103,7 @@ def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> 
         challenge = Challenge.objects.create(
             challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
         )
-        events.send_on_commit(
-            [dest.pk], {"type": "challenge", "challenge": events.challenge_json(challenge)}
-        )
+        events.challenge_offered(challenge)
     return challenge
 
 
@@ -144,6 +142,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Match:
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
         challenge.save(update_fields=["status", "match"])
+        events.challenge_closed(challenge)
     return match
 
 
@@ -152,6 +151,7 @@ def challenge_decline(*, user: User, challenge_id: int) -> Challenge:
         challenge = _open_challenge(challenge_id, user=user, side="dest")
         challenge.status = Challenge.Status.DECLINED
         challenge.save(update_fields=["status"])
+        events.challenge_closed(challenge)
         events.send_on_commit(
             [challenge.challenger_id],
             {"type": "challengeDeclined", "challenge": {"id": challenge.pk}},
@@ -164,6 +164,7 @@ def challenge_cancel(*, user: User, challenge_id: int) -> Challenge:
         challenge = _open_challenge(challenge_id, user=user, side="challenger")
         challenge.status = Challenge.Status.CANCELED
         challenge.save(update_fields=["status"])
+        events.challenge_closed(challenge)
         events.send_on_commit(
             [challenge.dest_id], {"type": "challengeCanceled", "challenge": {"id": challenge.pk}}
         )

@@ -5,7 +5,9 @@ Groups: ``chat.lobby`` (lobby readers), ``chat.match.<id>`` (a table's readers),
 ``chat.tournament.<id>`` (a tournament's readers) and ``user.<id>`` (every socket of
 one user: match, lobby and tournament chat consumers join it on connect).
 Event types and the consumer method that handles each (see games/chat/sockets.py):
-``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks`` and ``user.logout``.
+``chat.message``, ``chat.hidden``, ``chat.notice``, ``chat.blocks``, ``user.logout``,
+and ``chat.challenge`` / ``chat.challenge_closed`` (a challenge to the user opened or
+closed: the lobby socket shows it under "Challenges to you", the others ignore it).
 """
 
 from django.db import transaction
@@ -60,3 +62,15 @@ def user_blocks_changed(*, user_id: int, blocked_ids: list[int]) -> None:
 def user_logout(*, user_id: int, reason: str) -> None:
     """Close every open socket of the user (ban, account deletion)."""
     _send_on_commit(user_group(user_id), {"type": "user.logout", "reason": reason})
+
+
+def lobby_challenge(*, user_id: int, challenge: dict) -> None:
+    """A challenge to ``user_id`` (from a bot, or anyone on the API): their open lobby
+    lists it at once (``challenge``: games/api/events.py ``lobby_challenge_json``)."""
+    _send_on_commit(user_group(user_id), {"type": "chat.challenge", "challenge": challenge})
+
+
+def lobby_challenge_closed(*, user_id: int, challenge_id: int) -> None:
+    """A challenge to ``user_id`` was accepted, declined or withdrawn: their open lobby
+    drops it."""
+    _send_on_commit(user_group(user_id), {"type": "chat.challenge_closed", "id": challenge_id})

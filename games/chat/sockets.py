@@ -118,6 +118,15 @@ class ChatSocketMixin:
     async def chat_blocks(self, event: dict) -> None:
         self.chat_blocked = frozenset(event["blocked_ids"])
 
+    async def chat_challenge(self, event: dict) -> None:
+        # Only the lobby lists challenges to the user (templates/api/_incoming_challenges.html).
+        if self.chat_match_id is None and self.chat_tournament_id is None:
+            await self.chat_send({"type": "challenge", "challenge": event["challenge"]})
+
+    async def chat_challenge_closed(self, event: dict) -> None:
+        if self.chat_match_id is None and self.chat_tournament_id is None:
+            await self.chat_send({"type": "challenge_closed", "id": event["id"]})
+
     async def user_logout(self, event: dict) -> None:
         await self.chat_send(
             self._chat_versioned(

@@ -252,3 +252,5 @@ function lobbyTransport(path, onMessage, onOffline) {
     },
   };
 }
+      // The lobby's other listeners (challenges.js: challenges to the player, live).
+      document.dispatchEvent(new CustomEvent("gin:lobby-message", { detail: data }));
