@@ -6,7 +6,10 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.mixins import RedirectAuthenticatedUserMixin
 from allauth.account.views import SignupView
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import render
+
+from accounts.selectors import active_ban
 
 
 def _is_guest(request: HttpRequest) -> bool:
@@ -23,6 +26,13 @@ class AccountAdapter(DefaultAccountAdapter):
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
         user.is_guest = False
         return super().save_user(request, user, form, commit=commit)
+
+    def respond_user_inactive(self, request: HttpRequest, user: Any) -> HttpResponse:
+        """A suspended player who gives the right password reads why, since when and
+        for how long (bans last until a moderator lifts them), instead of allauth's
+        bare "This account is inactive"."""
+        ban = active_ban(user=user)
+        return render(request, "account/account_inactive.html", {"ban": ban}, status=403)
 
 
 class GuestAwareSignupView(SignupView):
