@@ -78,12 +78,16 @@ def publish_pending(*, now: datetime | None = None) -> int:
                for pk in list(pending.values_list("pk", flat=True)))
 
 
+def match_ready(match_id: int) -> dict[str, Any]:
+    """The ``match_ready`` message of a player's match (docs/protocol.md)."""
+    return {"type": "match_ready", "match_id": match_id, "url": f"/match/{match_id}/"}
+
+
 def matches_ready_on_commit(tournament_id: int, ready: list[tuple[list[int], int]]) -> None:
     """Tell the players of each new match (``(user ids, match id)``) that it is ready
-    (the page shows the prompt and plays a sound), all in one trip after commit."""
+    (the page plays a sound and takes them to the table), all in one trip after commit."""
     sends = [
-        (user_group(tournament_id, uid), event(
-            {"type": "match_ready", "match_id": match_id, "url": f"/match/{match_id}/"}))
+        (user_group(tournament_id, uid), event(match_ready(match_id)))
         for user_ids, match_id in ready for uid in user_ids
     ]
     transaction.on_commit(lambda: games_broadcast.group_send(sends), robust=True)

@@ -2,7 +2,8 @@
 
 ``/ws/tournament/<id>/``: thin: check the viewer may see the tournament, join its
 groups, send the current standings; then relay ``standings`` (everyone) and
-``match_ready`` (the player's own sockets) from tournaments/broadcast.py. Nothing
+``match_ready`` (the player's own sockets) from tournaments/broadcast.py; a player
+whose match is in play gets its ``match_ready`` again on connect. Nothing
 here ever carries a card. The client sends nothing but an optional
 ``{"type": "ping"}`` (answered ``pong``).
 
@@ -33,14 +34,17 @@ if TYPE_CHECKING:
 CLOSE_NOT_FOUND = 4404
 
 
-def _opening(tournament_id: int, user: User | AnonymousUser, token: str | None) -> str | None:
-    """The current standings message's text (ranked once per version), or None if the
-    viewer may not see the tournament."""
+def _opening(
+    tournament_id: int, user: User | AnonymousUser, token: str | None
+) -> tuple[str, int | None] | None:
+    """The current standings message's text (ranked once per version) and the viewer's
+    match in play here, or None if the viewer may not see the tournament."""
     tournament = selectors.tournament_get(tournament_id=tournament_id)
     if tournament is None or not selectors.can_view(tournament=tournament, user=user,
                                                     token=token):
         return None
-    return selectors.standings_text(tournament)
+    return (selectors.standings_text(tournament),
+            selectors.match_in_play(tournament=tournament, user=user))
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):
@@ -63,7 +67,12 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             self.groups_joined.append(broadcast.user_group(tournament_id, user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.send(text_data=opening)
+        text, match_id = opening
+        await self.send(text_data=text)
+        if match_id is not None:
+            # A player whose match started while this page was away (a reconnect, a
+            # message lost): taken to the table now, as ``match_ready`` does.
+            await self.send(text_data=json.dumps(broadcast.match_ready(match_id)))
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:

@@ -279,6 +279,12 @@ def my_entry(*, tournament: Tournament, user: User | AnonymousUser) -> dict[str,
     return {"entrant": entrant, "match_id": current}
 
 
+def match_in_play(*, tournament: Tournament, user: User | AnonymousUser) -> int | None:
+    """The id of the viewer's match in play in this tournament, if any."""
+    entry = my_entry(tournament=tournament, user=user)
+    return entry["match_id"] if entry else None
+
+
 def podium(tournament: Tournament) -> list[dict[str, Any]]:
     """The first three rows of a finished tournament's standings (the cached message's)."""
     if tournament.status != Tournament.Status.FINISHED:

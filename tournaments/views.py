@@ -113,7 +113,7 @@ def _act(request: SignedInRequest, tournament_id: int, action, done: str) -> Htt
 @login_required
 def join(request: SignedInRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, services.tournament_join,
-                "You are in. Keep this page open: your match opens here when it is ready.")
+                "You are in. Keep this page open: it takes you to your match when it is ready.")
 
 
 @require_POST

@@ -1,21 +1,27 @@
 """Tournaments in real Chromium against the running site (daphne, the Celery worker):
 
-- two players join an arena from its page, are paired when it starts (the prompt
-  appears without a reload), play and finish their match at the table, and every open
-  tournament page shows the new standings live; a spectator finds the match on the
+- two players wait on an arena's page as it tells them to: when the arena starts, each
+  page changes the tab's title, plays the "turn" sound and takes its player to the
+  table by itself (both seats connected: nobody counted absent); a spectator's open
+  page counts the arena's time down; the two play and finish their match, the open
+  page shows the new standings live, and a player who comes back to the page while
+  their next match is in play is taken to it; a spectator finds the match on the
   Watch page and watches it in the spectator view, never seeing a concealed card;
 - from the admin schedule: staff add a daily arena in the admin, and a real
   ``celery beat`` (the settings' schedule, as django-celery-beat keeps it) creates the
-  instance, starts it and pairs its two players, and pairs them again after their
-  match, with nobody running a task by hand;
+  instance, starts it and pairs its two players (their pages take them to the table),
+  and pairs them again after their match, with nobody running a task by hand;
 - from a player's creation: a player creates a Swiss of two rounds on the list page,
-  two others join, beat's tick starts it, and the open pages follow it live: round 1's
-  pairing and bye appear, the result at the table starts round 2 (round 1 moves to
-  the earlier rounds), and round 2's result finishes it.
+  two others join, beat's tick starts it, and an open page follows it live: round 1's
+  pairing and bye appear (the paired players' pages take them to the table), the
+  result at the table starts round 2 (round 1 moves to the earlier rounds), and round
+  2's result finishes it;
+- a finished arena's and Swiss's page fit a phone's 390 px.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -24,7 +30,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.engine import HandState
-from games.models import Hand
+from games.models import Hand, Seat
 from games.services import match_resign
 from tests.browser.conftest import (
     PASSWORD,
@@ -63,7 +69,32 @@ def _concealed(match_id: int) -> set[str]:
     return hidden
 
 
-def test_two_players_play_an_arena_with_live_standings_and_a_spectator(
+#: Kept in the tab's sessionStorage when a tournament page goes away: its title and the
+#: sounds it played then (the page takes its player to the table by itself).
+REMEMBER_LEAVING = """
+addEventListener("pagehide", () => {
+  if (!location.pathname.startsWith("/tournaments/")) return;
+  sessionStorage.setItem("left-tournament", JSON.stringify({
+    title: document.title, played: window.ginSound ? [...window.ginSound.played] : [],
+  }));
+});
+"""
+
+
+def _path(page: Any) -> str:
+    return "/" + page.url.split("//", 1)[1].split("/", 1)[1]
+
+
+def _both_seats_connected(match_id: int, timeout: float = 15.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while Seat.objects.filter(match_id=match_id, connected=True).count() < 2:
+        assert time.monotonic() < deadline, "a player waiting as told counted as absent"
+        time.sleep(0.1)
+
+
+def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
     site: Any, new_page: Any
 ) -> None:
     for name in ("alice", "bob", "sam"):
@@ -74,32 +105,40 @@ def test_two_players_play_an_arena_with_live_standings_and_a_spectator(
     pages = {}
     for name in ("alice", "bob", "sam"):
         page = new_page()
+        page.add_init_script(REMEMBER_LEAVING)
         sign_in(page, site.url, name)
         page.goto(f"{site.url}/tournaments/")
         page.click("text=Tuesday Arena")
         pages[name] = page
+    tournament_url = pages["sam"].url
     for name in ("alice", "bob"):
         pages[name].click("#join-button")
-        pages[name].locator("text=You are in").first.wait_for()
+        pages[name].locator("text=it takes you to your match when it is ready").wait_for()
+        pages[name].click("h1")  # a click: the page may play sounds from now on
     for page in pages.values():
         page.evaluate("window.__noReload = true")  # gone if the page reloads
         page.locator("#t-socket[data-on='1']").wait_for()
 
-    # The start (beat's tick in production) pairs the two: both prompts appear live.
+    # The start (beat's tick in production) pairs the two: both pages take their player
+    # to the table by themselves, with the tab's title changed and the sound played.
     off_the_event_loop(services.tournament_progress, tournament_id=arena.pk,
                        now=timezone.now() + timedelta(minutes=5))
     tables = {}
     for name in ("alice", "bob"):
-        prompt = pages[name].locator("#match-ready")
-        prompt.wait_for(state="visible")
-        href = pages[name].locator("#match-ready-link").get_attribute("href")
-        table = new_page()
-        sign_in(table, site.url, name)
-        table.goto(f"{site.url}{href}")
-        table.locator("[data-my-hand] .card").first.wait_for()
-        tables[name] = table
+        tables[name] = pages.pop(name)
+        tables[name].wait_for_url("**/match/*/")
+        tables[name].locator("[data-my-hand] .card").first.wait_for()
+        left = json.loads(tables[name].evaluate("sessionStorage.getItem('left-tournament')"))
+        assert left["title"] == "▶ Your match is ready" and "turn" in left["played"], left
+    href = _path(tables["alice"])
+    assert _path(tables["bob"]) == href
     match_id = int(href.rstrip("/").rsplit("/", 1)[1])
-    pages["sam"].locator(f"#live-matches a[href='/match/{match_id}/']").wait_for()
+    _both_seats_connected(match_id)
+    sam = pages["sam"]
+    sam.locator(f"#live-matches a[href='/match/{match_id}/']").wait_for()
+    # The spectator's page, open since before the start, counts the time left down.
+    sam.wait_for_function(
+        "/^ends in \\d+ min \\d+ s/.test(document.getElementById('t-when').textContent)")
 
     # The spectator finds the match on the Watch page and opens the spectator view.
     watcher = new_page()
@@ -123,15 +162,21 @@ def test_two_players_play_an_arena_with_live_standings_and_a_spectator(
     assert shown and not shown & _concealed(match_id)
     resign(tables["alice"], tables["bob"])
 
-    for name, page in pages.items():
-        top = page.locator("#standings-body tr").first
-        top.locator("text=bob").wait_for()
-        page.wait_for_function(
-            "document.querySelector('#standings-body tr td:nth-child(3)').textContent === '2'")
-        assert page.evaluate("window.__noReload === true"), f"{name}'s page reloaded"
-    pages["sam"].screenshot(path=str(SCREENSHOTS / "tournament-standings.png"), full_page=True)
-    for page in [*pages.values(), *tables.values(), watcher]:
-        assert page.js_errors == []
+    top = sam.locator("#standings-body tr").first
+    top.locator("text=bob").wait_for()
+    sam.wait_for_function(
+        "document.querySelector('#standings-body tr td:nth-child(3)').textContent === '2'")
+    assert sam.evaluate("window.__noReload === true"), "the spectator's page reloaded"
+    sam.screenshot(path=str(SCREENSHOTS / "tournament-standings.png"), full_page=True)
+    # The two were paired again at once (nobody else waits): back on the tournament
+    # page, each is taken to the new match.
+    for table in tables.values():
+        table.goto(tournament_url)
+        table.wait_for_url(lambda url: "/match/" in url and f"/match/{match_id}/" not in url)
+        table.locator("[data-my-hand] .card").first.wait_for()
+    assert _path(tables["alice"]) == _path(tables["bob"])
+    for page in [sam, *tables.values(), watcher]:
+        assert page.js_errors == [], page.url
 
 
 def _reload_until(page: Any, selector: str, timeout: float = 60.0) -> None:
@@ -199,36 +244,37 @@ def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) ->
             page.click("text=Daily Staff Arena")
             page.click("#join-button")
             page.locator("text=You are in").first.wait_for()
-            page.evaluate("window.__noReload = true")
             page.locator("#t-socket[data-on='1']").wait_for()
             pages[name] = page
         arena = Tournament.objects.get()
         assert (arena.schedule.name, arena.starts_at, arena.status) == (
             "Daily Staff Arena", start, "scheduled")
 
-        # Beat's tick starts the arena at its time and pairs the two: the prompts appear.
+        # Beat's tick starts the arena at its time and pairs the two: their pages take
+        # them to the table.
         hrefs = {}
         for name, page in pages.items():
-            page.locator("#match-ready").wait_for(state="visible", timeout=START_TIMEOUT_MS)
-            hrefs[name] = page.locator("#match-ready-link").get_attribute("href")
+            page.wait_for_url("**/match/*/", timeout=START_TIMEOUT_MS)
+            page.locator("[data-my-hand] .card").first.wait_for()
+            hrefs[name] = _path(page)
         assert hrefs["alice"] == hrefs["bob"]
-        table = new_page()
-        sign_in(table, site.url, "alice")
-        _resign_at_the_table(table, site, hrefs["alice"])
-        for page in pages.values():
-            page.wait_for_function(
-                "document.querySelector('#standings-body tr td:nth-child(2)')"
-                ".textContent.startsWith('bob')"
-                " && document.querySelector('#standings-body tr td:nth-child(3)')"
-                ".textContent === '2'")
+        resign(pages["alice"], pages["bob"])
+        arena_url = f"{site.url}/tournaments/{arena.pk}/"
+        standings = new_page()
+        standings.goto(arena_url)  # a visitor's view: bob leads with 2 points
+        standings.wait_for_function(
+            "document.querySelector('#standings-body tr td:nth-child(2)')"
+            ".textContent.startsWith('bob')"
+            " && document.querySelector('#standings-body tr td:nth-child(3)')"
+            ".textContent === '2'")
         # Both are back in the pool and, with nobody else waiting, paired again (the
-        # match's end queues the pairing task; beat's tick would otherwise).
+        # match's end queues the pairing task; beat's tick would otherwise): back on
+        # the tournament page, each is taken to the new match.
         for page in pages.values():
-            page.wait_for_function(
-                f"document.getElementById('match-ready-link').getAttribute('href')"
-                f" !== {hrefs['alice']!r}", timeout=30_000)
-            assert page.evaluate("window.__noReload === true")
-    for page in [admin, *pages.values(), table]:
+            page.goto(arena_url)
+            page.wait_for_url(lambda url: "/match/" in url and hrefs["alice"] not in url,
+                              timeout=30_000)
+    for page in [admin, *pages.values(), standings]:
         assert page.js_errors == []
 
 
@@ -238,7 +284,7 @@ def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
 
 
 def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: Any) -> None:
-    for name in ("alice", "bob", "carol"):
+    for name in ("alice", "bob", "carol", "sam"):
         _player(name)
     with CeleryBeat():
         alice = new_page()
@@ -259,17 +305,22 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         swiss = Tournament.objects.get(name="Alice's Swiss")
         off_the_event_loop(services.tournament_join, tournament=swiss,
                            user=get_user_model().objects.get(username="carol"))
-        pages = {"alice": alice, "bob": bob}
-        for page in pages.values():
-            page.evaluate("window.__noReload = true")
+        # Sam follows it on its page (the players' pages take them to their tables).
+        sam = new_page()
+        sign_in(sam, site.url, "sam")
+        sam.goto(f"{site.url}/tournaments/")
+        sam.click("text=Alice's Swiss")
+        players = {"alice": alice, "bob": bob}
+        for page in (alice, bob, sam):
             page.locator("#t-socket[data-on='1']").wait_for()
-        assert alice.locator("#t-rounds").is_hidden()  # no round yet
+        sam.evaluate("window.__noReload = true")
+        assert sam.locator("#t-rounds").is_hidden()  # no round yet
 
         # Beat's tick starts round 1 at the start time: one match and a bye appear on
-        # the open pages, the match with its table to watch.
-        pairings = alice.locator("#current-pairings .t-pairings li")
+        # the open page, the match with its table to watch.
+        pairings = sam.locator("#current-pairings .t-pairings li")
         pairings.nth(1).wait_for(timeout=START_TIMEOUT_MS)
-        assert alice.locator("#t-current-round").inner_text() == "Round 1"
+        assert sam.locator("#t-current-round").inner_text() == "Round 1"
         match, bye = sorted(_round_pairings(swiss, 1), key=lambda p: p.seat1 is None)
         assert bye.seat1 is None
         shown = [text.lower() for text in pairings.all_inner_texts()]  # badges: capitals
@@ -278,35 +329,36 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         (line,) = [text for text in shown if "bye" not in text]
         assert set(line.replace("–", " ").replace("watch", " ").split()) == names
         href = f"/match/{match.match_id}/"
-        assert alice.locator("#current-pairings a", has_text="watch").get_attribute(
+        assert sam.locator("#current-pairings a", has_text="watch").get_attribute(
             "href") == href
+        for name in names & set(players):  # a paired player's page: to the table
+            players[name].wait_for_url(f"**{href}")
 
         # The player of round 1's seat 1 resigns at the table; the worker starts round 2.
         table = new_page()
         sign_in(table, site.url, match.seat1.user.username)
         _resign_at_the_table(table, site, href)
-        for page in pages.values():
-            page.locator("#t-current-round", has_text="Round 2").wait_for()
+        sam.locator("#t-current-round", has_text="Round 2").wait_for()
         # Round 1 moved to the earlier rounds, its pairings fetched when opened.
-        alice.click("#earlier-rounds summary:has-text('Round 1')")
-        earlier = alice.locator("#earlier-rounds .t-pairings")
+        sam.click("#earlier-rounds summary:has-text('Round 1')")
+        earlier = sam.locator("#earlier-rounds .t-pairings")
         earlier.locator("li").nth(1).wait_for()
         assert "bye" in earlier.inner_text().lower()
         assert earlier.locator(".t-won").inner_text() == match.seat0.user.username
         (second,) = [p for p in _round_pairings(swiss, 2) if p.seat1 is not None]
         off_the_event_loop(match_resign, match=second.match, user=second.seat1.user)
-        for page in pages.values():  # the last match of the last round ended
-            page.locator("#t-status", has_text="Finished").wait_for()
-            # The result is in the pairing, still without a reload.
-            page.locator("#current-pairings .badge", has_text="–").wait_for()
-            assert page.locator("#current-pairings .t-won").inner_text() == (
-                second.seat0.user.username)
-            assert page.evaluate("window.__noReload === true")
-    alice.reload()
+        # The last match of the last round ended.
+        sam.locator("#t-status", has_text="Finished").wait_for()
+        # The result is in the pairing, still without a reload.
+        sam.locator("#current-pairings .badge", has_text="–").wait_for()
+        assert sam.locator("#current-pairings .t-won").inner_text() == (
+            second.seat0.user.username)
+        assert sam.evaluate("window.__noReload === true")
+    sam.reload()
     champion = Entrant.objects.get(tournament=swiss, rank=1).user.username
-    assert champion in alice.locator(".t-podium__place--1").inner_text()
-    alice.screenshot(path=str(SCREENSHOTS / "tournament-swiss-podium.png"), full_page=True)
-    for page in [alice, bob, table]:
+    assert champion in sam.locator(".t-podium__place--1").inner_text()
+    sam.screenshot(path=str(SCREENSHOTS / "tournament-swiss-podium.png"), full_page=True)
+    for page in [alice, bob, sam, table]:
         assert page.js_errors == []
 
 

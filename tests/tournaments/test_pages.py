@@ -158,6 +158,12 @@ async def test_the_socket_sends_standings_after_a_result_and_match_ready_without
             live = await receive_type(watcher, "standings")
         concealed = await database_sync_to_async(_concealed_cards)([match_id])
         assert not visible_cards(live) & concealed and not visible_cards(ready) & concealed
+        # Bob's page (re)connects after the start: his match comes right after the
+        # standings, so the page takes him to the table even though he missed the news.
+        bob_ws = await ws_connect(bob, path)
+        assert (await bob_ws.receive_json_from(timeout=5))["type"] == "standings"
+        assert await bob_ws.receive_json_from(timeout=5) == ready
+        await bob_ws.disconnect()
         match = await database_sync_to_async(Match.objects.get)(pk=match_id)
         await database_sync_to_async(match_resign)(match=match, user=bob)
         after = await receive_type(watcher, "standings")

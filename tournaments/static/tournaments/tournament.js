@@ -1,6 +1,6 @@
 // The tournament page, live: standings and live matches from /ws/tournament/<id>/
-// (docs/protocol.md, "Tournament socket"), and the "your match is ready" prompt
-// with a sound. Reconnects after a lost connection. Text is set with textContent.
+// (docs/protocol.md, "Tournament socket"), and "your match is ready": a sound, the
+// tab's title, and the player taken to the table. Reconnects after a lost connection. Text is set with textContent.
 // A Swiss page lists the current round's pairings, live from the same messages; an
 // earlier round's are fetched (an HTML fragment of the site's own template) when its
 // section is opened.
@@ -167,11 +167,26 @@ function renderPairings(message) {
   if (roundOf) roundOf.textContent = String(message.round);
 }
 
+// A player's match is ready: the page says so (the tab's title too), plays the "turn"
+// sound and takes the player to the table a moment later, so that a player who waits
+// here as told is at the table when their turn comes (their clock runs from the start).
+const GO_AFTER_MS = 1200;
+let goingTo = null;
 function matchReady(message) {
   readyLink.href = message.url;
   ready.hidden = false;
-  play("turn");
+  const text = document.getElementById("match-ready-text");
+  if (text) text.textContent = "Your match is ready: taking you to the table…";
   document.title = "▶ Your match is ready";
+  if (goingTo === message.url) return;
+  goingTo = message.url;
+  play("turn");
+  setTimeout(() => location.assign(message.url), GO_AFTER_MS);
+}
+
+// The page was opened while the viewer's match is in play: to the table at once.
+if (!ready.hidden && readyLink.getAttribute("href")) {
+  matchReady({ url: readyLink.getAttribute("href") });
 }
 
 async function loadRound(details) {
