@@ -134,6 +134,9 @@ class AccuracyChart:
     latest: float | None
     first_at: datetime | None
     last_at: datetime | None
+    #: Where the latest match's point is (marked, so that a single match shows).
+    latest_x: float = 0.0
+    latest_y: float = 0.0
 
 
 def accuracy_chart(*, user: Any, width: int = 640, height: int = 120) -> AccuracyChart:
@@ -159,12 +162,15 @@ def accuracy_chart(*, user: Any, width: int = 640, height: int = 120) -> Accurac
     values = [v for _, v in series if v is not None]
     if not values:
         return AccuracyChart(width, height, "", 0, None, None, None, None)
-    pad = 4
+    pad = 8  # room for the latest point's mark
     step = (width - 2 * pad) / max(1, len(values) - 1)
-    points = " ".join(
-        f"{pad + i * step:.1f},{pad + (100 - v) / 100 * (height - 2 * pad):.1f}"
+    # One match: its point in the middle (a line needs two).
+    first_x = pad if len(values) > 1 else width / 2
+    xy = [
+        (first_x + i * step, pad + (100 - v) / 100 * (height - 2 * pad))
         for i, v in enumerate(values)
-    )
+    ]
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in xy)
     return AccuracyChart(
         width=width,
         height=height,
@@ -174,4 +180,6 @@ def accuracy_chart(*, user: Any, width: int = 640, height: int = 120) -> Accurac
         latest=values[-1],
         first_at=series[0][0],
         last_at=series[-1][0],
+        latest_x=round(xy[-1][0], 1),
+        latest_y=round(xy[-1][1], 1),
     )
