@@ -3,7 +3,9 @@
 
 It streams the account's events, accepts challenges, plays every match it is in
 with a simple policy (knock or go gin as soon as it may, else draw from the stock
-and throw the highest deadwood card), and can challenge the site's computer.
+and throw the highest deadwood card), and can challenge the site's computer. A match
+is played from its stream: the bot holds the last ``state`` and applies each
+``event`` line to it (``apply_event``), as docs/bot-api.md describes.
 
     python examples/bot_client.py --url http://127.0.0.1:8000 --token gin_... --upgrade \\
         --computer easy --target 50 --matches 1
@@ -35,13 +37,19 @@ class Api:
         self.url = url.rstrip("/")
         self.token = token
 
-    def _request(self, method: str, path: str, body: dict | None = None,
-                 timeout: float = 30) -> Any:
+    def _request(
+        self, method: str, path: str, body: dict | None = None, timeout: float = 30
+    ) -> Any:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            self.url + path, data=data, method=method,
-            headers={"Authorization": f"Bearer {self.token}",
-                     "Content-Type": "application/json", "Accept": "application/json"},
+            self.url + path,
+            data=data,
+            method=method,
+            headers={
+                "Authorization": f"Bearer {self.token}",
+                "Content-Type": "application/json",
+                "Accept": "application/json",
+            },
         )
         return urllib.request.urlopen(request, timeout=timeout)
 
@@ -87,6 +95,86 @@ def choose(view: dict) -> dict | None:
     dead = [c for c in view["deadwood_cards"] if c in discards]
     pool = dead or discards
     return {"type": "discard", "card": max(pool, key=lambda c: order.index(c[0]))}
+
+
+def apply_event(state: dict, frame: dict) -> dict | None:
+    """The state after an ``event`` line (docs/bot-api.md, "To apply an event frame"),
+    or None when the line does not follow the state held (a line was missed)."""
+    if frame["version"] - len(frame["events"]) != state["version"]:
+        return None
+    me = state["you"]
+    view = dict(state["view"])
+    for key in ("hand", "discard_pile", "card_counts", "opponent_known_cards", "history"):
+        view[key] = list(view[key])
+    view["known_cards"] = [list(cards) for cards in view["known_cards"]]
+    you = frame.get("you") or {}
+    for event in frame["events"]:
+        seat, mine = event["seat"], event["seat"] == me
+        if event["type"] == "draw":
+            view["card_counts"][seat] += 1
+            if not mine:
+                view["opponent_card_count"] += 1
+            if event["source"] == "stock":
+                view["stock_count"] -= 1
+                if mine:
+                    view["hand"].append(you["drew"])
+                view["taken_from_discard"] = None
+            else:
+                card = view["discard_pile"].pop()
+                view["known_cards"][seat].append(card)
+                if mine:
+                    view["hand"].append(card)
+                else:
+                    view["opponent_known_cards"].append(card)
+                view["taken_from_discard"] = card if mine else None
+        elif event["type"] == "discard":
+            card = event["card"]
+            view["card_counts"][seat] -= 1
+            view["discard_pile"].append(card)
+            view["known_cards"][seat] = [c for c in view["known_cards"][seat] if c != card]
+            if mine:
+                view["hand"] = [c for c in view["hand"] if c != card]
+            else:
+                view["opponent_card_count"] -= 1
+                view["opponent_known_cards"] = [
+                    c for c in view["opponent_known_cards"] if c != card
+                ]
+            view["taken_from_discard"] = None
+        view["history"].append(event)
+    view["current_player"] = frame["turn"]["player"]
+    view["phase"] = frame["turn"]["phase"]
+    match = {**state["match"], "current_seat": frame["turn"]["player"]}
+    if "clock" in frame:
+        match["clock"] = frame["clock"]
+    if you:
+        view["melds"], view["deadwood"] = you["melds"], you["deadwood"]
+        melded = {card for meld in view["melds"] for card in meld}
+        view["deadwood_cards"] = [c for c in view["hand"] if c not in melded]
+    if view["current_player"] != me:
+        view["taken_from_discard"] = None
+    view["legal_actions"] = legal_actions(view, me, you.get("knock", []))
+    return {**state, "version": frame["version"], "match": match, "view": view}
+
+
+def legal_actions(view: dict, me: int, knock_cards: list[str]) -> list[dict]:
+    """The bot's legal actions in a view built from event lines (docs/bot-api.md)."""
+    if view["current_player"] != me:
+        return []
+    if view["phase"] == "first_turn":
+        return [{"type": "pass"}, {"type": "draw", "source": "discard"}]
+    if view["phase"] == "draw":
+        return [{"type": "draw", "source": "stock"}, {"type": "draw", "source": "discard"}]
+    if view["phase"] != "discard":
+        return []
+    actions = [
+        {"type": "discard", "card": card}
+        for card in view["hand"]
+        if card != view["taken_from_discard"]
+    ]
+    actions += [{"type": "knock", "card": card} for card in knock_cards]
+    if view["rules"]["big_gin_allowed"] and view["deadwood"] == 0:
+        actions.append({"type": "big_gin"})
+    return actions
 
 
 class Bot:
@@ -138,55 +226,75 @@ class Bot:
         threading.Thread(target=self.play, args=(match_id,), daemon=True).start()
 
     def play(self, match_id: int) -> None:
+        """Play one match from its stream: hold each ``state``, apply each ``event`` to
+        it (asking for the whole state only when a line was missed), and act whenever
+        the table held says it is the bot's turn."""
         self.log(f"match {match_id}: playing")
         state: dict | None = None
         greeted = False
+        acted_on = None  # the version the bot last acted on (one action per version)
         while True:
             try:
                 for message in self.api.stream(f"/api/bot/match/{match_id}/stream"):
-                    if message["type"] == "state":
+                    kind = message["type"]
+                    if kind == "state":
                         state = message
-                    elif isinstance(message.get("version"), int) and message["type"] not in (
-                        "chat", "chat_hidden", "presence", "error"
-                    ) and (state is None or message["version"] > state["version"]):
-                        # An event that is not a full state: ask for the full state.
-                        status, fresh = self.api.call("GET", f"/api/bot/match/{match_id}/state")
-                        if status == 200:
-                            state = fresh
+                    elif kind == "event" and state is not None:
+                        if message["version"] <= state["version"]:
+                            continue  # a copy of a version already held
+                        applied = apply_event(state, message)
+                        if applied is None:  # a line was missed: the whole state
+                            status, fresh = self.api.call("GET", f"/api/bot/match/{match_id}/state")
+                            if status != 200:
+                                continue
+                            applied = fresh
+                        state = applied
+                    elif kind == "error":
+                        self.log(f"match {match_id}: the stream closed: {message['message']}")
+                        return
                     else:
-                        continue
+                        continue  # presence, chat: nothing to do
                     if not greeted:
                         greeted = True
-                        self.api.call("POST", f"/api/bot/match/{match_id}/chat",
-                                      {"text": "Hello from bot_client.py. Good luck!"})
+                        self.api.call(
+                            "POST",
+                            f"/api/bot/match/{match_id}/chat",
+                            {"text": "Hello from bot_client.py. Good luck!"},
+                        )
                     if state["match"]["status"] == "finished":
                         break
-                    self.move(match_id, state)
+                    if acted_on != state["version"] and self.move(match_id, state):
+                        acted_on = state["version"]
                 break
             except (OSError, ValueError) as error:
                 self.log(f"match {match_id}: stream lost ({error}); reconnecting")
                 time.sleep(1)
         final = state["match"] if state else {}
-        self.log(f"match {match_id}: over, winner seat {final.get('winner')} "
-                 f"({final.get('end_reason')}), I was seat {state and state['you']}")
+        self.log(
+            f"match {match_id}: over, winner seat {final.get('winner')} "
+            f"({final.get('end_reason')}), I was seat {state and state['you']}"
+        )
         with self.lock:
             self.finished += 1
             if self.matches_wanted is not None and self.finished >= self.matches_wanted:
                 self.done.set()
 
-    def move(self, match_id: int, state: dict) -> None:
+    def move(self, match_id: int, state: dict) -> bool:
+        """Act if the table held says it is the bot's turn; whether it acted."""
         view = state["view"]
         if view is None or state["match"]["current_seat"] != state["you"]:
-            return
+            return False
         action = choose(view)
         if action is None:
-            return
+            return False
         status, answer = self.api.call(
-            "POST", f"/api/bot/match/{match_id}/action",
+            "POST",
+            f"/api/bot/match/{match_id}/action",
             {"version": state["version"], "action": action},
         )
         if status != 200 and answer.get("error", {}).get("code") != "stale_version":
             self.log(f"match {match_id}: {action} refused: {answer}")
+        return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -218,9 +326,15 @@ def main(argv: list[str] | None = None) -> int:
     bot.log(f"signed in as BOT {me['username']}")
     threading.Thread(target=bot.run_events, daemon=True).start()
     if args.computer:
-        status, answer = api.call("POST", "/api/challenge/computer", {
-            "level": args.computer, "variant": args.variant, "target": args.target,
-        })
+        status, answer = api.call(
+            "POST",
+            "/api/challenge/computer",
+            {
+                "level": args.computer,
+                "variant": args.variant,
+                "target": args.target,
+            },
+        )
         if status != 200:
             print(f"cannot challenge the computer: {answer}", file=sys.stderr)
             return 1
