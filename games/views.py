@@ -115,13 +115,11 @@ def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
 @require_POST
 @limit_guest_creation(page=home)
 def play_guest(request: HttpRequest) -> HttpResponse:
-    """Play without registering: a guest account is created and signed in."""
+    """Play without registering: a guest account is created and signed in, and taken
+    back to the lobby, where the guest's one notice and "Play the computer" are on the
+    first screen (no message of its own: it would say the same thing twice)."""
     if not request.user.is_authenticated:
         login(request, services.guest_user_create(), backend=GUEST_BACKEND)
-        messages.info(
-            request,
-            "You are playing as a guest. Sign up any time to keep your match history.",
-        )
     return redirect("games:home")
 
 
