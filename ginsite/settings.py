@@ -1,11 +1,15 @@
 """Settings, read from the environment.
 
 With no environment at all the site runs on embedded defaults (SQLite, the
-in-memory channel layer, Celery tasks executed in-process). Production and CI set
-``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (channel layer and Celery broker).
+in-memory channel layer, Celery tasks executed in-process), as production does
+otherwise: DEBUG off (the site's own error pages), a secret key of its own. Production
+and CI set ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` (channel layer and Celery
+broker).
 """
 
 import os
+import secrets
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -20,12 +24,36 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+# The embedded mode (no DATABASE_URL): the README's run command, one process on an SQLite
+# file. It runs as production does, DEBUG off, unless DEBUG=1 asks for Django's debug
+# pages; with DATABASE_URL (development on PostgreSQL, the test suite's servers) DEBUG
+# is on unless DEBUG=0, which production sets.
+EMBEDDED = not os.environ.get("DATABASE_URL", "")
+SQLITE_FILE = Path(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3")
+DEBUG = env_bool("DEBUG", not EMBEDDED)
+
+
+def embedded_secret_key(path: Path) -> str:
+    """The embedded site's own secret key: made once, kept in ``path`` (beside its
+    database and its admin password, readable by its owner only)."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(descriptor, "w") as file:
+        file.write(key + "\n")
+    return key
+
+
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
+    if EMBEDDED:
+        SECRET_KEY = embedded_secret_key(SQLITE_FILE.parent / ".dev-secret-key")
+    elif not DEBUG:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+    else:
+        SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
@@ -108,7 +136,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
+            "NAME": str(SQLITE_FILE),
             # Writers queue (BEGIN IMMEDIATE) rather than fail: the live table, the
             # in-process tasks and the analysis thread write from their own threads, and
             # a deferred transaction's upgrade from reader to writer fails at once with
@@ -258,14 +286,22 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or EMBEDDED
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
 }
+# The embedded mode needs no collectstatic: WhiteNoise serves the apps' static files
+# where they are, with DEBUG off too (read at start: restart after editing them), and
+# need not warn at start that collectstatic's folder is missing.
+WHITENOISE_USE_FINDERS = DEBUG or EMBEDDED
+if EMBEDDED:
+    warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 # --- Production hardening (DEBUG off) ------------------------------------------
-if not DEBUG:
+# Not in the embedded mode, whose server speaks plain HTTP on this machine: cookies
+# sent over HTTPS only and a redirect to HTTPS would lock its visitors out.
+if not DEBUG and not EMBEDDED:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
@@ -274,8 +310,10 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
-# JSON lines in production (LOG_FORMAT=json, the default when DEBUG is off).
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+# JSON lines in production (LOG_FORMAT=json, the default when DEBUG is off); lines for
+# people, and no line per request, in a terminal (DEBUG, or the embedded mode).
+_TERMINAL = DEBUG or EMBEDDED
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if _TERMINAL else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -289,7 +327,7 @@ LOGGING = {
         # Requests are logged once, as JSON, by ginsite.logs.RequestLogMiddleware.
         "django.server": {"level": "WARNING"},
         "ginsite.request": {
-            "level": os.environ.get("REQUEST_LOG_LEVEL", "WARNING" if DEBUG else "INFO")
+            "level": os.environ.get("REQUEST_LOG_LEVEL", "WARNING" if _TERMINAL else "INFO")
         },
         # The embedded scheduler runs periodic tasks in-process: no line per run
         # (failures are still logged).
