@@ -136,8 +136,11 @@ def challenge_accept(*, user: User, challenge_id: int) -> Match:
         if secrets.randbelow(2):
             players.reverse()
         match = create_started_match(
-            kind=Match.Kind.FRIEND, variant=challenge.variant,
-            rules=RuleSet.from_dict(challenge.rules), rated=challenge.rated, players=players,
+            kind=Match.Kind.FRIEND,
+            variant=challenge.variant,
+            rules=RuleSet.from_dict(challenge.rules),
+            rated=challenge.rated,
+            players=players,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match
