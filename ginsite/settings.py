@@ -55,6 +55,14 @@ if not SECRET_KEY:
     else:
         SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
+# The Ed25519 secret key that signs match exports (docs/export.md): 64 hex digits. Unset,
+# it is derived from SECRET_KEY (games/api/signing.py).
+EXPORT_SIGNING_KEY = os.environ.get("EXPORT_SIGNING_KEY", "").strip()
+if EXPORT_SIGNING_KEY and (
+    len(EXPORT_SIGNING_KEY) != 64 or EXPORT_SIGNING_KEY.strip("0123456789abcdefABCDEF")
+):
+    raise RuntimeError("EXPORT_SIGNING_KEY must be 64 hex digits (a 32-byte Ed25519 secret key)")
+
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
     if h.strip()

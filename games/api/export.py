@@ -1,7 +1,9 @@
-"""The open export of a match: the ``gin-match/1`` document of docs/export.md.
+"""The open export of a match: the ``gin-match/2`` document of docs/export.md.
 
 Read only (a selector): the match, its seats, hands and Move log become one JSON
-document that ``python -m games.engine.verify`` checks against the rules. A finished
+document, signed with the site's Ed25519 key (games/api/signing.py), that
+``python -m games.engine.verify`` (or the single file ``verify_gin.py``) checks
+against the rules and the signature. A finished
 match exports every hand (a hand cut short by a resignation has ``result: null``); a
 match in play exports its finished hands only, so no secret of the hand on the table
 (its seed, the stock, a concealed card) ever leaves the server.
@@ -13,9 +15,10 @@ from collections import defaultdict
 from typing import Any
 
 from games.engine import Card, RuleSet, deal_cards, parse_action, score_match
+from games.engine.verify import FORMAT, sign_export
 from games.models import Hand, Match, Move, Seat
 
-FORMAT = "gin-match/1"
+from .signing import signing_key
 
 
 def player_name(seat: Seat) -> str:
@@ -52,7 +55,8 @@ def _deal(hand: Hand) -> dict[str, Any]:
 
 
 def match_export(*, match: Match) -> dict[str, Any]:
-    """The export document of ``match`` (as it is now: finished hands only while in play)."""
+    """The signed export document of ``match`` (as it is now: finished hands only while
+    in play)."""
     match = Match.objects.get(pk=match.pk)
     over = match.status == Match.Status.FINISHED
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
@@ -67,7 +71,7 @@ def match_export(*, match: Match) -> dict[str, Any]:
     final = match.final_score if over else score_match(
         rules, [h.result for h in hands if h.result is not None]
     ).to_dict()
-    return {
+    document = {
         "format": FORMAT,
         "id": match.pk,
         "variant": match.variant,
@@ -106,3 +110,4 @@ def match_export(*, match: Match) -> dict[str, Any]:
         "end_reason": (match.end_reason or None) if over else None,
         "winner": match.winner_seat if over else None,
     }
+    return sign_export(document, *signing_key())

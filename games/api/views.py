@@ -30,12 +30,13 @@ from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
 from games.chat.services import chat_post
+from games.engine.bundle import single_file_verifier
 from games.models import Match
 from games.ratelimits import hit
 from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest, SignedInRequest, json_object
 
-from . import export, services, streams, tokens
+from . import export, services, signing, streams, tokens
 from . import selectors as api_selectors
 from .auth import api_endpoint, refusal
 from .models import Challenge
@@ -93,6 +94,27 @@ def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
 @api_endpoint("GET")
 def api_match_export(request: HttpRequest, match_id: int) -> JsonResponse:
     return export_response(match_id)
+
+
+@require_GET
+def export_key(request: HttpRequest) -> JsonResponse:
+    """``GET /export/key.json``: the public key that signs every export (docs/export.md)."""
+    return JsonResponse({
+        "algorithm": "Ed25519",
+        "key": signing.public_key_hex(),
+        "verifier": request.build_absolute_uri("/export/verify_gin.py"),
+    })
+
+
+@require_GET
+def export_verifier(request: HttpRequest) -> HttpResponse:
+    """``GET /export/verify_gin.py``: the single-file verifier, with the site's key."""
+    text = single_file_verifier(
+        site_key=signing.public_key_hex(), site=request.build_absolute_uri("/").rstrip("/")
+    )
+    response = HttpResponse(text, content_type="text/x-python; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="verify_gin.py"'
+    return response
 
 
 def _since(text: str) -> datetime | None:

@@ -113,6 +113,27 @@ class RuleSet:
             )
         return rules
 
+    def variant_problem(self, variant: str, *, clock: bool = True) -> str | None:
+        """Why these rules cannot be a match of ``variant`` (None when they can).
+
+        A variant is the preset a match started from, and every field may then be
+        tweaked, except what makes the variant: Straight Gin and Oklahoma Gin are their
+        flag (``straight``, ``oklahoma``), and Time Freedom has no clock (checked
+        unless ``clock`` is false).
+
+        >>> print(RuleSet.default().variant_problem("oklahoma"))
+        the oklahoma variant is played with rules.oklahoma true, not false
+        """
+        if variant not in self.PRESETS:
+            return f"unknown variant {variant!r}; one of {', '.join(self.PRESETS)}"
+        for flag in ("straight", "oklahoma"):
+            if getattr(self, flag) != (variant == flag):
+                return (f"the {variant} variant is played with rules.{flag} "
+                        f"{str(variant == flag).lower()}, not {str(getattr(self, flag)).lower()}")
+        if clock and variant == "time_freedom" and self.turn_seconds is not None:
+            return "the time_freedom variant has no clock: rules.turn_seconds must be null"
+        return None
+
     def preset_name(self) -> str | None:
         """The name of the preset equal to these rules, or None for tweaked rules."""
         for name, rules in self.PRESETS.items():

@@ -52,11 +52,18 @@ def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> Rul
     if rules is None:
         return RuleSet.preset(variant)
     if isinstance(rules, RuleSet):
-        return rules
-    try:
-        return RuleSet.from_dict(rules)
-    except (TypeError, ValueError) as error:
-        raise InvalidSettingsError(f"Invalid rules: {error}.") from error
+        ruleset = rules
+    else:
+        try:
+            ruleset = RuleSet.from_dict(rules)
+        except (TypeError, ValueError) as error:
+            raise InvalidSettingsError(f"Invalid rules: {error}.") from error
+    # The export's verifier checks the same (Time Freedom's missing clock is the
+    # caller's: the offline upload, whose old records say time_freedom, drops any clock).
+    problem = ruleset.variant_problem(variant, clock=False)
+    if problem:
+        raise InvalidSettingsError(f"Invalid rules: {problem}.")
+    return ruleset
 
 
 def require_registered(user: User) -> None:

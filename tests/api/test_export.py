@@ -2,7 +2,11 @@
 the services by people and the computer (knocks without a card, timeouts,
 resignations, abandonments, every variant), validate against the JSON Schema and
 pass ``python -m games.engine.verify``; any change to a card, an action, a result or
-a score is refused; a match in play exports only its finished hands."""
+a score is refused, and so is a change to any field the replay cannot check (the
+id, a bot flag, a timeout flag, the clock, an unused bonus), by the site's signature;
+the single-file verifier the site serves gives the same verdicts in an interpreter
+with nothing but the standard library; a match in play exports only its finished
+hands."""
 
 from __future__ import annotations
 
@@ -78,8 +82,9 @@ def test_exports_of_complete_matches_are_valid_and_verify(exports):
         lines: list[str] = []
         final = verify_export(document, report=lines.append)
         assert final == document["final"] and final["over"]
-        assert len(lines) == len(document["hands"]) + 1
-        assert all(line.startswith(f"hand {n}: ok") for n, line in enumerate(lines[:-1], 1))
+        assert len(lines) == len(document["hands"]) + 2
+        assert all(line.startswith(f"hand {n}: ok") for n, line in enumerate(lines[:-2], 1))
+        assert lines[-2].startswith("signature: ok")
         reasons.add(document["end_reason"])
         for hand in document["hands"]:
             for item in hand["actions"]:
@@ -292,7 +297,7 @@ def test_the_command_line_verifier_prints_a_line_per_hand_and_fails_on_tampering
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
-    assert len(lines) == len(document["hands"]) + 1
+    assert len(lines) == len(document["hands"]) + 2
     assert lines[0].startswith("hand 1: ok") and "ok" in lines[-1]
 
     changed = copy.deepcopy(document)
@@ -309,3 +314,216 @@ def test_the_command_line_verifier_prints_a_line_per_hand_and_fails_on_tampering
     run = subprocess.run([sys.executable, "-m", "games.engine.verify", str(garbage)],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
+
+
+# --- what the replay cannot check: the signature, and the single-file verifier --------
+
+
+def _replay_discards(document: dict):
+    """(hand, item, clock's action) for every discard, replayed through the engine."""
+    from games.engine import HandState, RuleSet, timeout_action
+
+    rules = RuleSet.from_dict(document["rules"])
+    for hand in document["hands"]:
+        state = HandState.deal(rules, hand["dealer"], bytes.fromhex(hand["seed"]))
+        for item in hand["actions"]:
+            if item["action"]["type"] == "discard":
+                yield hand, item, timeout_action(state)
+            state, _ = state.apply(item["action"])
+
+
+def alter_variant(d: dict) -> None:
+    if d["variant"] == "oklahoma":
+        raise StopIteration
+    d["variant"] = "oklahoma"  # with rules.oklahoma still false
+
+
+def alter_turn_seconds(d: dict) -> None:
+    d["rules"]["turn_seconds"] = 120 if d["rules"]["turn_seconds"] != 120 else 60
+
+
+def alter_gin_bonus_without_gin(d: dict) -> None:
+    if any(h["result"] and h["result"]["kind"] in ("gin", "big_gin") for h in d["hands"]):
+        raise StopIteration  # the replay checks a bonus a hand used
+    d["rules"]["gin_bonus"] += 10
+
+
+def alter_id(d: dict) -> None:
+    d["id"] += 1
+
+
+def alter_bot_flag(d: dict) -> None:
+    person = next(p for p in d["players"] if p["bot_level"] is None)
+    person["bot"] = not person["bot"]
+
+
+def alter_timeout_flags(d: dict) -> None:
+    """Mark as the clock's every discard the clock would have made (each replays
+    exactly as before: only the flag says who chose it)."""
+    people = {p["seat"] for p in d["players"] if p["bot_level"] is None}
+    marked = 0
+    for _hand, item, clock in _replay_discards(d):
+        if not item["timeout"] and item["seat"] in people and item["action"] == clock:
+            item["timeout"] = True
+            marked += 1
+    if not marked:
+        raise StopIteration
+
+
+ALTERATIONS = [alter_variant, alter_turn_seconds, alter_gin_bonus_without_gin, alter_id,
+               alter_bot_flag, alter_timeout_flags]
+
+
+def altered_copies(exports: list[dict], alter) -> list[dict]:
+    copies = []
+    for document in exports:
+        changed = copy.deepcopy(document)
+        try:
+            alter(changed)
+        except (StopIteration, IndexError):
+            continue
+        copies.append(changed)
+    return copies
+
+
+def site_key() -> str:
+    response = Client().get("/export/key.json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["algorithm"] == "Ed25519" and body["verifier"].endswith("/export/verify_gin.py")
+    return body["key"]
+
+
+@pytest.fixture(scope="module")
+def single_file(tmp_path_factory) -> Path:
+    """``verify_gin.py`` as the site serves it, alone in an empty directory."""
+    response = Client().get("/export/verify_gin.py")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/x-python")
+    assert 'filename="verify_gin.py"' in response["Content-Disposition"]
+    path = tmp_path_factory.mktemp("downloads") / "verify_gin.py"
+    path.write_bytes(response.content)
+    return path
+
+
+def run_module_verifier(path: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "games.engine.verify", str(path), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def run_single_file(verifier: Path, path: Path, *args: str) -> subprocess.CompletedProcess:
+    """The downloaded file in a clean interpreter: isolated (-I), without site-packages
+    (-S), from a directory holding nothing else: only the standard library."""
+    return subprocess.run([sys.executable, "-I", "-S", str(verifier), str(path), *args],
+                          cwd=verifier.parent, capture_output=True, text=True, timeout=120)
+
+
+def test_every_export_is_signed_with_the_sites_published_key(exports):
+    key = site_key()
+    for document in exports:
+        assert document["format"] == "gin-match/2"
+        assert document["signature"]["algorithm"] == "Ed25519"
+        assert document["signature"]["key"] == key
+        verify_export(document, key=key)
+
+
+@pytest.mark.parametrize("alter", ALTERATIONS, ids=lambda a: a.__name__)
+def test_a_field_the_replay_cannot_check_is_covered_by_the_signature(exports, alter):
+    copies = altered_copies(exports, alter)
+    assert copies, "no export to alter"
+    for changed in copies:
+        with pytest.raises(VerificationError, match=r"^(variant|signature|hand \d+, action \d+): "):
+            verify_export(changed)
+
+
+@pytest.mark.parametrize("alter", ALTERATIONS, ids=lambda a: a.__name__)
+def test_both_verifiers_refuse_each_alteration_and_say_why(exports, single_file, tmp_path,
+                                                          alter):
+    changed = altered_copies(exports, alter)[0]
+    path = tmp_path / "altered.json"
+    path.write_text(json.dumps(changed))
+    module = run_module_verifier(path)
+    downloaded = run_single_file(single_file, path)
+    for run in (module, downloaded):
+        assert run.returncode == 1, run.stdout + run.stderr
+        last = run.stdout.splitlines()[-1]
+        assert last.startswith("FAILED "), last
+        assert last.startswith(("FAILED variant: the oklahoma variant is played with "
+                                "rules.oklahoma true", "FAILED signature: does not match the "
+                                "document: a field was changed after the site signed it")), last
+    assert module.stdout == downloaded.stdout
+
+
+def test_the_downloaded_verifier_says_ok_to_untouched_exports_as_the_module_does(
+    exports, single_file, tmp_path
+):
+    key = site_key()
+    for document in exports:
+        path = tmp_path / f"match-{document['id']}.json"
+        path.write_text(json.dumps(document))
+        module = run_module_verifier(path, "--key", key)
+        downloaded = run_single_file(single_file, path)  # the site's key is written in
+        assert module.returncode == 0 and downloaded.returncode == 0, downloaded.stdout
+        assert downloaded.stdout == module.stdout
+        assert downloaded.stdout.splitlines()[-2] == (
+            f"signature: ok (Ed25519, the site's key {key})")
+    # Without a key, the module's verifier says which key it trusted, and where to compare.
+    unkeyed = run_module_verifier(path)
+    assert unkeyed.returncode == 0
+    assert f"key {key} as the document says" in unkeyed.stdout
+
+
+def test_an_export_signed_again_with_another_key_fails_against_the_sites_key(
+    exports, single_file, tmp_path
+):
+    from games.engine.verify import sign_export
+
+    document = copy.deepcopy(exports[0])
+    alter_id(document)
+    forged = sign_export(document, bytes(range(32)))
+    verify_export(forged)  # consistent with the key it names...
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(forged))
+    for run in (run_single_file(single_file, path), run_module_verifier(path, "--key", site_key())):
+        assert run.returncode == 1
+        assert run.stdout.splitlines()[-1].startswith(
+            f"FAILED signature: signed with key {forged['signature']['key']}, not with the "
+            "site's key"), run.stdout
+    unsigned = copy.deepcopy(exports[0])
+    del unsigned["signature"]
+    path.write_text(json.dumps(unsigned))
+    run = run_single_file(single_file, path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[-1] == "FAILED document: missing field(s) signature"
+
+
+def test_the_downloaded_verifier_needs_only_the_standard_library(single_file, tmp_path):
+    probe = subprocess.run([sys.executable, "-I", "-S", "-c", "import games"],
+                           cwd=single_file.parent, capture_output=True, text=True, timeout=60)
+    assert probe.returncode == 1 and "No module named 'games'" in probe.stderr
+    usage = subprocess.run([sys.executable, "-I", "-S", str(single_file)],
+                           cwd=single_file.parent, capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 2
+    assert "usage: python3 verify_gin.py FILE" in usage.stderr
+
+
+def test_the_signing_key_comes_from_the_settings(settings):
+    from games.engine import ed25519
+
+    settings.EXPORT_SIGNING_KEY = "11" * 32
+    key = ed25519.public_key(bytes.fromhex("11" * 32)).hex()
+    assert site_key() == key
+    assert f"SITE_KEY = '{key}'" in Client().get("/export/verify_gin.py").text
+
+
+def test_a_match_whose_rules_contradict_its_variant_is_not_created():
+    from games import services
+    from games.engine import RuleSet
+    from games.errors import InvalidSettingsError
+    from tests.factories import create_user
+
+    user = create_user("contrary")
+    with pytest.raises(InvalidSettingsError, match=r"rules\.oklahoma true, not false"):
+        services.match_create_computer(user=user, level="easy", variant="oklahoma",
+                                       rules=RuleSet.default())
+    assert not Match.objects.exists()

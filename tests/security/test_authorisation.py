@@ -88,6 +88,8 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("api:match_export", "a finished match: anyone", expect("200")),
     ("api:user_matches", "public, a token optional", expect("200")),
     ("api:api_match_export", "a token only: a session is not enough", expect("401")),
+    ("api:export_key", "public: the key that signs exports", expect("200")),
+    ("api:export_verifier", "public: the single-file verifier", expect("200")),
     ("api:account", "a token only", expect("401")),
     ("api:event_stream", "a token only", expect("401")),
     ("api:match_stream", "a token only", expect("401")),
