@@ -32,11 +32,8 @@ def on_first_screen(page: Page, locator: Locator) -> bool:
 
 def guest_notices(page: Page) -> list[str]:
     """Every notice on the page that tells the visitor they play as a guest."""
-    return [
-        text
-        for text in page.locator(".messages .message, .guest-banner, [role=status]").all_inner_texts()
-        if "as a guest" in text
-    ]
+    notices = page.locator(".messages .message, .guest-banner, [role=status]")
+    return [text for text in notices.all_inner_texts() if "as a guest" in text]
 
 
 @pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
