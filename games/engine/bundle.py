@@ -128,4 +128,4 @@ def single_file_verifier(*, site_key: str | None, site: str) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(single_file_verifier(site_key=(sys.argv[1:] or [None])[0], site=""))
+    sys.stdout.write(single_file_verifier(site_key=sys.argv[1] if sys.argv[1:] else None, site=""))
