@@ -100,7 +100,12 @@ class MatchState:
     # --- acting ------------------------------------------------------------------------
 
     def apply(
-        self, seat: int, action: Mapping[str, Any], next_seed: bytes | None = None
+        self,
+        seat: int,
+        action: Mapping[str, Any],
+        next_seed: bytes | None = None,
+        *,
+        timeout: bool = False,
     ) -> tuple[MatchState, list[dict[str, Any]]]:
         """Play ``action`` for ``seat``; returns the new match and the events.
 
@@ -109,13 +114,14 @@ class MatchState:
         given (a ``hand_started`` event follows); without it the match waits with the
         finished hand (``needs_deal``) for ``deal_next``. Raises the engine's
         MalformedAction / IllegalAction (the match is over, not the seat's turn, or
-        the hand refuses the action) and changes nothing then.
+        the hand refuses the action) and changes nothing then. ``timeout``: played by
+        the server for a player whose clock ran out (``HandState.apply``).
         """
         from .errors import IllegalAction
 
         if self.over or self.hand is None or self.hand.is_over:
             raise IllegalAction("no hand is in play: the match is over or waits for a deal")
-        hand, events = self.hand.apply(action, seat)
+        hand, events = self.hand.apply(action, seat, timeout=timeout)
         match = _replace(self, hand=hand)
         if not hand.is_over:
             return match, events

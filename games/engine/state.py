@@ -210,11 +210,29 @@ class HandState:
     # --- acting ----------------------------------------------------------------------
 
     def apply(
-        self, action: Mapping[str, Any], seat: int | None = None
+        self, action: Mapping[str, Any], seat: int | None = None, *, timeout: bool = False
     ) -> tuple[HandState, list[dict[str, Any]]]:
         """Play ``action`` for the player to move (``seat``, if given, must be that
         player). Returns the new state and the events; raises MalformedAction or
-        IllegalAction and changes nothing when the action is refused."""
+        IllegalAction and changes nothing when the action is refused. ``timeout``: the
+        server plays it for a player whose clock ran out; the mover's events (in the
+        history too) then carry ``"timeout": True``, so that everyone is told.
+
+        >>> state = HandState.deal(RuleSet.default(), 0, bytes(range(32)))
+        >>> state.apply({"type": "pass"}, timeout=True)[1]
+        [{'seat': 1, 'type': 'pass', 'timeout': True}]
+        """
+        state, events = self._play(action, seat)
+        if not timeout:
+            return state, events
+        marked = [{**event, "timeout": True} if "seat" in event else event for event in events]
+        changed = object.__new__(HandState)
+        changed.__dict__.update(state.__dict__, history=self.history + tuple(marked))
+        return changed, marked
+
+    def _play(
+        self, action: Mapping[str, Any], seat: int | None
+    ) -> tuple[HandState, list[dict[str, Any]]]:
         parsed = parse_action(action)
         if self.phase == "over":
             raise IllegalAction("the hand is over: no more actions")

@@ -156,7 +156,7 @@ class Change:
         assert hand is not None
         before_hand = self.state.hand
         assert before_hand is not None
-        state, events = self.state.apply(seat, action)
+        state, events = self.state.apply(seat, action, timeout=auto)
         ended = state.hand if state.hand is not None and state.hand.is_over else None
         if state.needs_deal:
             self.next_seed = new_seed()

@@ -1,6 +1,7 @@
-"""Every page of the site passes axe-core (from the npm registry, tests/browser/axe)
-with no serious or critical violation: signed out, as a guest at a table, and as a
-registered player on every page of theirs, at desktop and phone sizes."""
+"""Every page of the site passes axe-core (from the npm registry, tests/browser/axe,
+at the locked release) with no serious or critical violation: signed out, as a guest
+at a table, and as a registered player on every page of theirs, at desktop and phone
+sizes; and the live table has its level-one heading."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
     finished = off_the_event_loop(
         lambda: play_out(
             services.match_create_computer(
-                user=ann, level="easy", rules={"target_score": 50}, variant="time_freedom"
+                user=ann, level="easy", rules={"target_score": 50, "turn_seconds": None},
+                variant="time_freedom",
             ),
             random.Random(7),
         )
@@ -85,6 +87,10 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
         guest.locator("[data-my-hand] .card").first.wait_for()
         guest.locator("[data-chat]").wait_for()
         check(guest, axe_source, found, f"guest table {size}")
+        # The live table has one level-one heading, saying whose table it is.
+        heading = guest.get_by_role("heading", level=1)
+        assert heading.count() == 1, size
+        assert heading.text_content() == "Gin rummy against Computer (easy)", size
     match_id = int(guest.url.rstrip("/").rsplit("/", 1)[1])
     assert Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists()
     assert found == {}, "\n".join(f"{page}: {v}" for page, v in found.items())

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
 
 from accounts.services import MODERATORS_GROUP, moderators_group_ensure
@@ -144,3 +145,80 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
     bob_page.screenshot(path=str(SCREENSHOTS / "chat-muted-desktop.png"), full_page=True)
     for page in (ann_page, bob_page, mod_page):
         assert page.js_errors == []
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_a_chat_line_too_long_says_why_and_keeps_the_text(site: Any, new_page: Any) -> None:
+    """The chat box shows its limit as a line nears it, refuses a longer line without
+    losing it, and shows the server's refusals (over the characters allowed, over the
+    socket's frame limit) with the text kept in the box to shorten."""
+    make_user("ann")
+    page = new_page()
+    sign_in(page, site.url, "ann")
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    page.locator("[data-chat][data-state=live]").wait_for()
+    box = page.locator("[data-chat-input]")
+    notice = page.locator("[data-chat-notice]")
+    limit = settings.CHAT_MAX_LENGTH
+    assert box.get_attribute("maxlength") == str(limit)
+
+    # The limit is in sight as the text nears it.
+    count = page.locator("[data-chat-count]")
+    box.fill("x" * 20)
+    assert count.is_hidden()
+    box.fill("x" * (limit - 10))
+    count.wait_for()
+    assert count.inner_text() == f"10 of {limit} characters left"
+
+    def enter(text: str) -> None:
+        page.evaluate(
+            """(text) => {
+                document.querySelector("[data-chat-notice]").hidden = true;
+                document.querySelector("[data-chat-input]").value = text;
+            }""",
+            text,
+        )
+        box.press("Enter")
+        notice.wait_for()
+
+    # A longer line (pasted by a script, say) is not sent, and stays in the box.
+    long = "€" * 2000  # 6,000 bytes: over the socket's frame limit too
+    enter(long)
+    assert notice.inner_text() == (
+        f"Messages are limited to {limit} characters (yours has 2000). "
+        "Shorten it, then send it again."
+    )
+    assert box.input_value() == long
+
+    # The server's refusals show too, the text kept: with the box's own limit gone
+    # (an old page, a script), over the socket's frame limit ...
+    page.evaluate("document.querySelector('[data-chat-input]').removeAttribute('maxlength')")
+    enter(long)
+    assert notice.inner_text() == (
+        f"Your message is too long to send: messages are limited to {limit} characters. "
+        "Shorten it, then send it again."
+    )
+    assert box.input_value() == long
+    # ... and under it but over the characters allowed.
+    over = "y" * (limit + 5)
+    enter(over)
+    assert notice.inner_text() == (
+        f"Messages are limited to {limit} characters (yours has {limit + 5})."
+    )
+    assert box.input_value() == over
+    page.screenshot(path=SCREENSHOTS / "chat-too-long-desktop.png")
+    page.set_viewport_size(PHONE)
+    page.locator("[data-chat-form]").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / "chat-too-long-phone.png")
+    assert ChatMessage.objects.count() == 0
+
+    # A line within the limit goes; the notice and the text go with it.
+    box.fill("good game")
+    box.press("Enter")
+    wait_for_text(page, "good game")
+    notice.wait_for(state="hidden")
+    assert box.input_value() == ""
+    assert ChatMessage.objects.count() == 1
+    assert page.js_errors == []

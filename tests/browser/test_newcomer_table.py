@@ -7,8 +7,10 @@ phone, and a hand played by keyboard alone with every move announced."""
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from tests.browser.conftest import (
     start_from_lobby,
 )
 from tests.factories import create_user
+from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -424,7 +427,7 @@ def lowest_after(page: Any) -> str:
     """The card of my hand whose discard leaves the least deadwood (from the cards'
     own names: "...: discard (deadwood after: 12)")."""
     labels = page.locator("[data-my-hand] .card").evaluate_all(
-        "cs => cs.map(c => [c.dataset.card, c.getAttribute('aria-label')])"
+        "cs => cs.map(c => [c.dataset.card, c.querySelector('[data-card-name]')?.textContent])"
     )
     best, low = None, 999
     for card, label in labels:
@@ -539,4 +542,241 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
     page.wait_for_function(
         "document.querySelector('[data-clock-text]').textContent < '0:30'", timeout=5_000
     )
+    assert page.js_errors == []
+
+
+def pass_to_the_first_draw(match: Match) -> str:
+    """Both players pass the upcard through the services, so that the non-dealer is
+    to draw; returns that player's name."""
+    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    for _ in range(2):
+        match.refresh_from_db()
+        services.move_submit(
+            match=match,
+            user=users[match.current_seat],
+            action={"type": "pass"},
+            expected_version=match.version,
+        )
+    match.refresh_from_db()
+    return users[match.current_seat].username
+
+
+def test_a_turn_the_clock_ran_out_on_says_the_server_played_it(site: Any, new_page: Any) -> None:
+    """Alice lets her clock run out at her draw: the server draws and discards for her.
+    Her table says so under her hand (also after a reload, until she plays again) and
+    in the live region, and both tables' move lists mark those moves as the server's."""
+    alice, bob = make_player("alice"), make_player("bob")
+    match = off_the_event_loop(friend_match, alice, bob, "default")
+    late = off_the_event_loop(pass_to_the_first_draw, match)
+    other = "bob" if late == "alice" else "alice"
+    pages = {}
+    for name in (late, other):
+        page = new_page(PHONE if name == other else None)
+        page.add_init_script(RECORD_ANNOUNCEMENTS)
+        sign_in(page, site.url, name)
+        page.goto(f"{site.url}/match/{match.pk}/")
+        page.locator("[data-my-hand] .card").first.wait_for()
+        pages[name] = page
+    me = pages[late]
+    me.locator("[data-stock][data-active=true]").wait_for()
+    note = me.locator("[data-timeout-note]")
+    assert note.is_hidden()
+
+    match.refresh_from_db()
+    assert match.turn_deadline is not None
+    assert off_the_event_loop(
+        services.clock_expire,
+        match_id=match.pk,
+        expected_version=match.version,
+        now=match.turn_deadline + timedelta(seconds=1),
+    )
+    said = "Time ran out: the server drew and discarded for you."
+    note.wait_for()
+    assert note.inner_text() == said
+    me.wait_for_function(f"window.__announced.some((t) => t.includes({said!r}))")
+    server_played = "(clock ran out: played by the server)"
+    mine = me.locator("[data-log] li", has_text=server_played)
+    assert mine.count() == 2  # the draw and the discard
+    assert all(text.startswith("You ") for text in mine.all_inner_texts())
+    # Bob's table marks the same two moves, and names whose turn the server played.
+    theirs = pages[other].locator("[data-log] li", has_text=server_played)
+    theirs.nth(1).wait_for()
+    assert theirs.count() == 2
+    assert all(text.startswith(f"{late} ") for text in theirs.all_inner_texts())
+    pages[other].wait_for_function(
+        "(t) => window.__announced.some((a) => a.includes(t))",
+        arg=f"Time ran out: the server drew and discarded for {late}.",
+    )
+    me.screenshot(path=SCREENSHOTS / "table-timeout-desktop.png")
+    me.set_viewport_size(PHONE)
+    assert visible_in_viewport(me, "[data-timeout-note]")
+    me.screenshot(path=SCREENSHOTS / "table-timeout-phone.png")
+    me.set_viewport_size({"width": 1366, "height": 768})
+
+    # After a reload the table still says it; once Alice plays again it does not.
+    me.reload()
+    note.wait_for()
+    assert note.inner_text() == said
+    match.refresh_from_db()
+    opponent = Seat.objects.select_related("user").get(match=match, index=match.current_seat)
+    assert opponent.user.username == other
+    state = HandState.from_dict(Hand.objects.get(match=match, number=1).state)
+    after, _ = state.apply({"type": "draw", "source": "stock"})
+    discard = next(a for a in after.legal_actions() if a["type"] == "discard")
+    for action in ({"type": "draw", "source": "stock"}, discard):
+        match.refresh_from_db()
+        off_the_event_loop(
+            services.move_submit,
+            match=match,
+            user=opponent.user,
+            action=action,
+            expected_version=match.version,
+        )
+    me.locator("[data-stock][data-active=true]").wait_for()
+    assert note.inner_text() == said  # the opponent's move changes nothing of that
+    me.click("[data-stock]")
+    note.wait_for(state="hidden")
+    assert all(page.js_errors == [] for page in pages.values())
+
+
+def test_a_key_event_on_the_document_itself_throws_nothing(site: Any, new_page: Any) -> None:
+    """A key event whose target is the document (a script's, or an assistive tool's)
+    reaches the table's key handlers without an error."""
+    page = new_page()
+    page.add_init_script(
+        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message));"
+    )
+    page.goto(site.url + "/")
+    play_as_guest(page)
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    assert page.locator("[data-hint]").count() == 1  # the hint's key handler too
+    page.evaluate(
+        """() => {
+            for (const key of ["x", "ArrowRight", "Escape"]) {
+                document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
+            }
+        }"""
+    )
+    # The handlers ran (synchronously, in the dispatch): their errors were reported.
+    assert page.evaluate("window.__errors") == []
+    assert page.js_errors == []
+
+
+# Each card of the player's hand: the part of it a finger can reach (the points of a
+# 2 px grid where the card is the element on top), its size, and what is at the
+# centre of that part; and whether a meld or deadwood tag covers the card drawn.
+MEASURE_HAND = """() => {
+    const cards = [...document.querySelectorAll("[data-my-hand] .card")];
+    const measured = cards.map((card) => {
+        const r = card.getBoundingClientRect();
+        let left = Infinity, right = -Infinity, top = Infinity, bottom = -Infinity;
+        for (let x = r.left + 1; x < r.right; x += 2) {
+            for (let y = r.top + 1; y < r.bottom; y += 2) {
+                if (document.elementFromPoint(x, y)?.closest(".card") !== card) continue;
+                left = Math.min(left, x); right = Math.max(right, x);
+                top = Math.min(top, y); bottom = Math.max(bottom, y);
+            }
+        }
+        const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+        return {
+            card: card.dataset.card, width: right - left + 2, height: bottom - top + 2,
+            centreIsTheCard: hit?.closest(".card") === card,
+            onScreen: r.left >= 0 && r.right <= innerWidth,
+        };
+    });
+    const drawn = document.querySelector("[data-my-hand] .card--new");
+    const box = drawn.getBoundingClientRect();
+    const tags = [...document.querySelectorAll("[data-my-hand] .meld-group__tag")];
+    const covering = tags.filter((tag) => {
+        const t = tag.getBoundingClientRect();
+        return t.left < box.right && t.right > box.left && t.top < box.bottom && t.bottom > box.top;
+    }).map((tag) => tag.textContent);
+    return {measured, covering, pageWidth: document.documentElement.scrollWidth};
+}"""
+
+
+def test_on_a_phone_every_card_of_an_eleven_card_hand_can_be_tapped(
+    site: Any, new_page: Any
+) -> None:
+    """At 390 px, after a draw: each of the 11 cards shows a part at least 40 px wide
+    and tall where a tap lands on that card (not its neighbour), nothing is off-screen,
+    and no group's tag covers the card just drawn."""
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(site.url + "/")
+    play_as_guest(page)
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
+    page.locator("[data-my-hand] .card").first.wait_for()
+    for draw in range(3):
+        to_my_draw(page, tap=True)
+        page.tap("[data-stock]")
+        page.locator("[data-my-hand] .card--new").wait_for()
+        assert page.locator("[data-my-hand] .card").count() == 11
+        page.locator("[data-my-hand]").scroll_into_view_if_needed()
+        # The card drawn, focused from the keyboard (its focus ring shown), as well.
+        page.locator("[data-my-hand] .card--new").focus()
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function(
+            "document.activeElement?.matches('[data-my-hand] .card--new:focus-visible')"
+        )
+        found = page.evaluate(MEASURE_HAND)
+        assert found["pageWidth"] <= PHONE["width"], found
+        for card in found["measured"]:
+            assert card["onScreen"], card
+            assert card["width"] >= 40 and card["height"] >= 40, (card, found)
+            assert card["centreIsTheCard"], card
+        assert found["covering"] == [], found
+        if draw == 0:
+            page.screenshot(path=SCREENSHOTS / "table-eleven-cards-phone.png")
+        # A tap on the middle card discards it.
+        middle = found["measured"][5]["card"]
+        page.tap(f"[data-my-hand] .card[data-card='{middle}']")
+        page.wait_for_function("document.querySelectorAll('[data-my-hand] .card').length !== 11")
+        assert page.locator(f"[data-discard] .card[data-card='{middle}']").count() == 1 or (
+            page.locator("#showdown[open]").count()
+        )
+    assert page.js_errors == []
+
+
+def test_on_a_phone_the_score_sheet_scrolls_inside_its_own_box(site: Any, new_page: Any) -> None:
+    """At 390 px the page is no wider than the screen: the hand-by-hand table scrolls
+    sideways inside its box, whose every column can be reached."""
+    ann = make_player("ann")
+    finished = off_the_event_loop(
+        lambda: play_out(
+            services.match_create_computer(
+                user=ann, level="easy", rules={"target_score": 100, "turn_seconds": None},
+                variant="time_freedom",
+            ),
+            random.Random(3),
+        )
+    )
+    page = new_page(PHONE)
+    sign_in(page, site.url, "ann")
+    page.goto(f"{site.url}/match/{finished.pk}/sheet/")
+    sheet = page.locator(".table-wrap")
+    sheet.wait_for()
+    found = page.evaluate(
+        """() => {
+            const wrap = document.querySelector(".table-wrap");
+            const r = wrap.getBoundingClientRect();
+            return {pageWidth: document.documentElement.scrollWidth, left: r.left,
+                    right: r.right, scrolls: getComputedStyle(wrap).overflowX,
+                    inner: wrap.scrollWidth, outer: wrap.clientWidth};
+        }"""
+    )
+    assert found["pageWidth"] <= PHONE["width"], found
+    assert 0 <= found["left"] and found["right"] <= PHONE["width"], found
+    if found["inner"] > found["outer"]:
+        assert found["scrolls"] in ("auto", "scroll"), found
+    # The last column (the replay links) comes into view by scrolling the box.
+    replay = page.locator(".table-wrap tbody tr a", has_text="Replay").first
+    replay.scroll_into_view_if_needed()
+    box = replay.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert page.evaluate("scrollX") == 0
+    page.screenshot(path=SCREENSHOTS / "score-sheet-phone.png", full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.screenshot(path=SCREENSHOTS / "score-sheet-desktop.png", full_page=True)
     assert page.js_errors == []

@@ -103,7 +103,7 @@ LOOK = """() => {
     const best = (sel) => {
         let chosen = null, low = Infinity;
         for (const card of document.querySelectorAll(sel)) {
-            const label = card.getAttribute("aria-label");
+            const label = card.querySelector("[data-card-name]")?.textContent;
             const hint = Number(/deadwood(?: after)?:? (\\d+)/.exec(label)?.[1] ?? 99);
             if (hint <= low) [chosen, low] = [card, hint];
         }

@@ -77,3 +77,17 @@ def test_no_timeout_after_the_hand():
                  PASS, PASS, STOCK, {"type": "knock", "card": "KD"})
     with pytest.raises(ValueError, match="hand is over"):
         timeout_action(state)
+
+
+def test_moves_played_on_a_timeout_are_marked_in_the_events_and_the_history():
+    state = play(chosen_deal(HAND0, HAND1, upcard="QH", stock_top="8H"), PASS, PASS)
+    drawn, events = state.apply(timeout_action(state), timeout=True)
+    assert events == [{"seat": 1, "type": "draw", "source": "stock", "timeout": True}]
+    after, events = drawn.apply(timeout_action(drawn), timeout=True)
+    assert events == [{"seat": 1, "type": "discard", "card": "KD", "timeout": True}]
+    assert [e.get("timeout", False) for e in after.history] == [False, False, True, True]
+    # The flag is kept with the state, and a move of one's own carries none.
+    again = type(after).from_dict(after.to_dict())
+    assert again.history == after.history
+    _, events = again.apply({"type": "draw", "source": "stock"})
+    assert "timeout" not in events[0]

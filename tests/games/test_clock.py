@@ -70,6 +70,12 @@ def test_a_timed_out_turn_is_played_by_the_server(alice):
     assert match.current_seat == 1 - seat
     assert match.turn_started_at == when
     assert Seat.objects.get(match=match, index=seat).timeouts_in_row == 1
+    # The hand's history (every view of it, and the frames) marks those moves as the
+    # server's, and only those.
+    mine = [e for e in current_state(match).history if e.get("seat") == seat]
+    assert [e.get("timeout", False) for e in mine] == [False] * (len(mine) - len(auto)) + [
+        True
+    ] * len(auto)
 
 
 def test_three_timeouts_in_a_row_lose_by_abandonment(alice):

@@ -59,12 +59,14 @@ def play_and_record(match: Match, users: dict, rng: random.Random, capture, sent
             break
         sent.clear()
         seat = Seat.objects.get(match=match, index=match.current_seat)
+        clock = False
         with capture(execute=True):
             if seat.bot_level:
                 services.bot_turn_play(match_id=match.pk, expected_version=match.version)
             elif rng.random() < 0.1 and match.turn_deadline is not None and (
                 seat.timeouts_in_row == 0  # a third in a row would end the match
             ):
+                clock = True
                 assert services.clock_expire(
                     match_id=match.pk, expected_version=match.version,
                     now=match.turn_deadline + timedelta(seconds=1),
@@ -80,7 +82,9 @@ def play_and_record(match: Match, users: dict, rng: random.Random, capture, sent
         assert set(frames) == set(viewers), frames.keys()
         for audience, user in viewers.items():
             fresh = selectors.match_state_message(match=match, user=user)
-            sequences[audience]["steps"].append({"frame": frames[audience], "expected": fresh})
+            sequences[audience]["steps"].append(
+                {"frame": frames[audience], "expected": fresh, "clock": clock}
+            )
     return list(sequences.values())
 
 
@@ -113,6 +117,11 @@ def test_events_applied_to_the_last_state_give_the_servers_state(
     events = [f for f in frames if f["type"] == "event"]
     assert len(events) > 0.8 * len(frames)
     assert any(len(f["events"]) == 2 for f in events)  # the clock's draw and discard
+    # The clock's moves say so (the table tells the player); no other move does.
+    for step in (step for seq in sequences for step in seq["steps"]):
+        if step["frame"]["type"] == "event":
+            flags = {e.get("timeout", False) for e in step["frame"]["events"]}
+            assert flags == {step["clock"]}, step
     moves = [f for f in events if len(f["events"]) == 1]  # one ordinary move each
     sizes = [len(json.dumps(f, separators=(",", ":"))) for f in moves]
     assert max(sizes) <= MAX_EVENT_FRAME_BYTES, moves[sizes.index(max(sizes))]

@@ -15,6 +15,8 @@ const CHAT_ERRORS = new Set([
   "muted", "rate_limited", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed",
 ]);
 const CLOSE_FINAL = new Set([4001, 4003]);
+// Refusals that are about a frame of ours only while a message of ours is on its way.
+const OUR_FRAME_ERRORS = new Set(["not_a_player", "frame_too_large"]);
 
 function mount(root) {
   const $ = (sel) => root.querySelector(sel);
@@ -25,6 +27,25 @@ function mount(root) {
   const input = $("[data-chat-input]");
   const me = root.dataset.me;
   let waiting = false;  // a message of ours is on its way (to attribute an error to chat)
+  // The text of that message: put back in the box if the server refuses it.
+  let pendingText = null;
+  const maxLength = Number(root.dataset.maxLength) || 0;
+  const count = $("[data-chat-count]");
+  // The limit comes in sight as the text nears it.
+  function showCount() {
+    if (!count || !input || !maxLength) return;
+    const left = maxLength - input.value.length;
+    count.hidden = left > 50;
+    count.textContent = left >= 0
+      ? `${left} of ${maxLength} characters left`
+      : `${plural(-left, "character")} over the limit of ${maxLength}`;
+  }
+  input?.addEventListener("input", showCount);
+  function restoreText() {
+    if (input && pendingText !== null && !input.value) input.value = pendingText;
+    pendingText = null;
+    showCount();
+  }
 
   const unreadButton = $("[data-chat-unread]");
   let unread = 0;
@@ -123,6 +144,7 @@ function mount(root) {
       case "chat":
         if (data.message.author === me) {
           waiting = false;
+          pendingText = null;
           if (notice.dataset.kind === "error") showNotice("");
         }
         append(data.message);
@@ -135,9 +157,13 @@ function mount(root) {
         showNotice(data.text, data.code === "unmuted" ? "info" : "error");
         break;
       case "error":
-        if (CHAT_ERRORS.has(data.code) || (waiting && data.code === "not_a_player")) {
+        if (CHAT_ERRORS.has(data.code) || (waiting && OUR_FRAME_ERRORS.has(data.code))) {
           waiting = false;
-          showNotice(data.message || errorSentence(data.code));
+          // The socket's frame limit is in bytes: say it in the characters of the box.
+          showNotice(data.code === "frame_too_large" && maxLength
+            ? `Your message is too long to send: messages are limited to ${maxLength} characters. Shorten it, then send it again.`
+            : data.message || errorSentence(data.code));
+          restoreText();
         }
         break;
       default:
@@ -148,12 +174,23 @@ function mount(root) {
   function send(text) {
     text = text.trim();
     if (!text) return;
+    // The box's own limit (its maxlength), for a text that got past it (pasted by a
+    // script, say): refused here, the text kept. The server checks again.
+    const limit = input && input.maxLength > 0 ? input.maxLength : 0;
+    if (limit && text.length > limit) {
+      showNotice(`Messages are limited to ${limit} characters (yours has ${text.length}). Shorten it, then send it again.`);
+      return;
+    }
     if (!transport.send({ type: "chat", text })) {
       showNotice("Not connected: your message was not sent.");
       return;
     }
     waiting = true;
-    if (input && input.value.trim() === text) input.value = "";
+    if (input && input.value.trim() === text) {
+      pendingText = input.value;
+      input.value = "";
+      showCount();
+    }
   }
 
   form?.addEventListener("submit", (event) => {

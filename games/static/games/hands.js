@@ -99,10 +99,12 @@ export function renderResultHands(result, container, { order, name }) {
   }
 }
 
-/** A card of the player's own hand, as a button labelled with what it would do now:
+/** A card of the player's own hand, as a button named by what it would do now:
  * on their discard turn it can be discarded (deadwood left after: `after`) or, in
  * knock mode, knocked with (`knocks`: card -> deadwood), unless it was just taken from
- * the discard pile; otherwise it is inert but focusable, so the hand reads card by card. */
+ * the discard pile; otherwise it is inert but focusable, so the hand reads card by card.
+ * The name is the text of the button (visually hidden, `data-card-name`), not an
+ * aria-label: the corner indices drawn on the card are a picture, not its label. */
 export function handCard(c, { discardTurn, takenFromDiscard, knocks, after, canDiscard, fresh = false }) {
   const locked = takenFromDiscard === c && discardTurn;
   const el = renderCard(c, { tag: "button" });
@@ -127,7 +129,12 @@ export function handCard(c, { discardTurn, takenFromDiscard, knocks, after, canD
     el.setAttribute("aria-disabled", "true");
     el.dataset.inert = "true";
   }
-  el.setAttribute("aria-label", label);
+  el.removeAttribute("aria-label");
+  const name = document.createElement("span");
+  name.className = "visually-hidden";
+  name.dataset.cardName = "";
+  name.textContent = label;
+  el.append(name);
   return el;
 }
 

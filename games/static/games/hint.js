@@ -56,7 +56,8 @@ async function ask() {
 if (bar) {
   button.addEventListener("click", ask);
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+    if (event.target instanceof Element && event.target.closest("input, textarea, select, dialog")) return;
+    if (event.metaKey || event.ctrlKey || event.altKey) return;
     if (event.key.toLowerCase() === "h") { event.preventDefault(); ask(); }
   });
   document.addEventListener("gin:socket-message", (event) => {

@@ -15,7 +15,8 @@ import "./table/input.js"; // clicks, drag, keyboard and the dialogs
 import { handleFinishedHands, rematchUrl } from "./table/showdown.js";
 import { config, isPlayer, legalActions, root, ui, you } from "./table/state.js";
 
-const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed"]);
+// A frame too large can only be a chat line (actions are small): chat.js says so.
+const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed", "frame_too_large"]);
 
 // --------------------------------------------------------------------------
 // Incoming messages

@@ -52,8 +52,11 @@ enableDrag(root, {
 });
 
 
+// A key event can be sent to the document itself (a script, an assistive tool): its
+// target is then no element.
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
+  if (event.target instanceof Element && event.target.closest("input, textarea, select, dialog")) return;
+  if (event.metaKey || event.ctrlKey || event.altKey) return;
   const key = event.key.toLowerCase();
   if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
   if (key === "arrowleft" || key === "arrowright") {

@@ -31,6 +31,7 @@ export function render() {
   renderOpponent();
   renderCentre();
   renderMyHand();
+  renderTimeoutNote();
   renderActions();
   renderSidebar();
   renderClock();
@@ -49,6 +50,10 @@ export function renderTitle() {
 
 export function renderSeats() {
   if (!ui.msg) return;
+  // The page's heading (visually hidden: the seats name the players on the felt).
+  $("[data-table-heading]").textContent = isPlayer()
+    ? `Gin rummy against ${seatName(opp())}`
+    : `Gin rummy: ${seatName(0, { capital: true })} against ${seatName(1)}`;
   const view = ui.msg.view;
   const bars = [[$("[data-seat-bar='top']"), isPlayer() ? opp() : 1], [$("[data-seat-bar='bottom']"), isPlayer() ? you() : 0]];
   for (const [bar, seat] of bars) {
@@ -88,7 +93,7 @@ export function renderCentre() {
   stock.dataset.active = String(stockActive);
   stock.disabled = !stockActive;
   stock.querySelector("[data-stock-count]").textContent = String(view.stock_count);
-  stock.setAttribute("aria-label", `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`);
+  stock.querySelector("[data-pile-name]").textContent = `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`;
   const slot = stock.querySelector(".pile__slot");
   slot.replaceChildren();
   if (view.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -104,9 +109,9 @@ export function renderCentre() {
   dslot.replaceChildren();
   dslot.classList.add("discard-stack");
   for (const c of view.discard_pile.slice(-3)) dslot.append(renderCard(c));
-  discard.setAttribute("aria-label", top
+  discard.querySelector("[data-pile-name]").textContent = top
     ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}`
-    : "Discard pile: empty");
+    : "Discard pile: empty";
 
   $("[data-status]").replaceChildren(...statusLine());
 }
@@ -254,8 +259,38 @@ export function renderFairness() {
 
 export function describeEvent(e) {
   const frag = document.createElement("li");
-  frag.append(...moveParts(e, seatName(e.seat, { capital: true })));
+  frag.append(...moveParts(e, seatName(e.seat, { capital: true }), { auto: Boolean(e.timeout) }));
   return frag;
+}
+
+// A turn the server played because its clock ran out (the events carry `timeout`,
+// docs/protocol.md): "Time ran out: the server drew and discarded for you".
+export function timeoutSentence(events, seat) {
+  const types = events.map((e) => e.type);
+  const did = types.includes("pass") ? "passed"
+    : types.includes("draw") && types.includes("discard") ? "drew and discarded"
+    : types.includes("draw") ? "drew" : "discarded";
+  const whom = isPlayer() && seat === you() ? "you" : seatName(seat);
+  return `Time ran out: the server ${did} for ${whom}.`;
+}
+
+// The last turn of each seat in this hand's history: its events, newest turn last.
+function lastTurnOf(history, seat) {
+  const end = history.findLastIndex((e) => e.seat === seat);
+  if (end < 0) return [];
+  let start = end;
+  while (start > 0 && history[start - 1].seat === seat) start -= 1;
+  return history.slice(start, end + 1);
+}
+
+// Under the player's hand: their last turn was played by the server (until they
+// play again), so the move is never taken for their own.
+export function renderTimeoutNote() {
+  const note = $("[data-timeout-note]");
+  const turn = isPlayer() ? lastTurnOf(ui.msg.view?.history || [], you()) : [];
+  const timedOut = turn.length > 0 && turn.every((e) => e.timeout);
+  note.hidden = !timedOut;
+  note.textContent = timedOut ? timeoutSentence(turn, you()) : "";
 }
 
 export function renderLog() {
@@ -335,7 +370,12 @@ export function announce(previous, next) {
   const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
   const history = next.view.history || [];
   const fresh = history.slice(samehand ? (previous.view.history || []).length : 0);
-  parts.push(...(previous ? fresh : arrivalMoves(history)).map(eventSentence));
+  const told = previous ? fresh : arrivalMoves(history);
+  parts.push(...told.map(eventSentence));
+  for (const seat of [0, 1]) {
+    const timedOut = told.filter((e) => e.seat === seat && e.timeout);
+    if (timedOut.length) parts.push(timeoutSentence(timedOut, seat));
+  }
   if (next.match.status === "active") parts.push(statusLine().map((n) => n.textContent).filter(Boolean).join(". "));
   live.textContent = parts.filter(Boolean).join(" ");
 }
