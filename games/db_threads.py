@@ -2,14 +2,20 @@
 
 A match socket's database work runs on a small pool of threads rather than Channels'
 one thread per process, so one socket's move can wait on PostgreSQL while another's
-runs (every service locks the match row and checks its version). Each thread keeps its
-own connection: a process holds at most ``DB_THREADS`` of them for match sockets.
-SQLite (the embedded mode) has one writer at a time: one thread.
+runs (every service locks the match row and checks its version). On PostgreSQL each
+call takes a connection from the process's pool (settings ``DATABASE_POOL_SIZE``, shared
+with the pages and the other sockets) and gives it back when it returns, so the match
+sockets hold at most ``DB_THREADS`` of the pool's connections at a time, and the process
+never more than the pool's size (with ``DATABASE_POOL_SIZE=0``, no pool: each thread
+keeps a connection of its own). SQLite (the embedded mode) has one writer at a time:
+one thread.
 
 The hop is a plain ``run_in_executor``: Channels' ``database_sync_to_async`` copies the
 caller's context variables to the thread and back, which cost more CPU than a move's
 own queries. As around a Django request, the thread's connection is closed before and
-after each call if it is broken or past its age (the site has one database).
+after each call if it is broken or past its age (the site has one database); with the
+pool its age is 0, and closing it puts it back in the pool (its prepared statements,
+games/services/store.py, stay with it).
 """
 
 from __future__ import annotations

@@ -56,6 +56,8 @@ HTTP_STATUS: dict[str, int] = {
     # too often: 429
     "rate_limited": 429,
     "too_many_challenges": 429,
+    # the database is out of connections (ginsite/overload.py): 503, with Retry-After
+    "overloaded": 503,
     # tournaments (tournaments/errors.py): the bad_* codes of a creation are 400s
     "private": 403,
     "removed": 403,

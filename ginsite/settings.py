@@ -24,6 +24,34 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int(name: str, default: int, *, minimum: int) -> int:
+    """An integer setting from the environment; a clear error at start if it is not one."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a whole number, not {value!r}") from None
+    if number < minimum:
+        raise RuntimeError(f"{name} must be at least {minimum}, not {number}")
+    return number
+
+
+def env_float(name: str, default: float) -> float:
+    """A positive number of seconds from the environment; a clear error at start if not."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise RuntimeError(f"{name} must be a number of seconds, not {value!r}") from None
+    if not number > 0:
+        raise RuntimeError(f"{name} must be more than 0 seconds, not {value}")
+    return number
+
+
 # The embedded mode (no DATABASE_URL): the README's run command, one process on an SQLite
 # file. It runs as production does, DEBUG off, unless DEBUG=1 asks for Django's debug
 # pages; with DATABASE_URL (development on PostgreSQL, the test suite's servers) DEBUG
@@ -136,7 +164,25 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # client and never prepared); 0 behind a pooler in transaction mode (docs/operations.md).
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # Each process (an ASGI server, a Celery worker, beat) takes its PostgreSQL
+    # connections from one pool of at most DATABASE_POOL_SIZE (Django's psycopg pool):
+    # a connection goes back to the pool at the end of each request, each call of a
+    # socket's database thread and each task, and a thread that finds none free waits
+    # up to DATABASE_POOL_TIMEOUT seconds for one, then its page answers 503
+    # (ginsite/overload.py). Size it so that processes x DATABASE_POOL_SIZE stays
+    # under PostgreSQL's max_connections less a reserve (docs/operations.md).
+    # DATABASE_POOL_SIZE=0: no pool, a persistent connection per thread (unbounded).
+    DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 10, minimum=0)
+    DATABASE_POOL_TIMEOUT = env_float("DATABASE_POOL_TIMEOUT", 10.0)
+    if DATABASE_POOL_SIZE:
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        }
+    else:
+        DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     # A live server process in tests (daphne, a Celery worker) must reach the same test
     # database as pytest: without an explicit TEST name it would connect to another one.
     DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
@@ -288,7 +334,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (STATIC_ROOT overrides it: the tests collect into a folder of
+# their own).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

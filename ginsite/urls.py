@@ -19,3 +19,7 @@ urlpatterns = [
     path("", include("games.analysis.urls")),
     path("", include("games.urls")),
 ]
+
+# Overload (the database's connections all in use) answers 503 with Retry-After; any
+# other uncaught error is Django's 500 page.
+handler500 = "ginsite.overload.server_error"

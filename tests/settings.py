@@ -42,3 +42,12 @@ if _worker and os.environ.get("REDIS_URL"):
     os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-{_worker}"
 
 from ginsite.settings import *  # noqa: E402,F403
+
+# The pytest process itself keeps a connection per thread, without the pool: its tests
+# open connections from threads of their own that never return them, which a bounded
+# pool would make wait. The server and worker processes the tests start read the site's
+# settings (tests/workers.py), pool included; tests/test_overload.py turns the pool on
+# here for its own test.
+if "pool" in DATABASES["default"].get("OPTIONS", {}):  # noqa: F405
+    del DATABASES["default"]["OPTIONS"]["pool"]  # noqa: F405
+    DATABASES["default"]["CONN_MAX_AGE"] = 60  # noqa: F405
