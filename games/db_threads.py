@@ -45,6 +45,24 @@ def db(func: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def released(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func``, for a request's sync code, that gives its thread's connection back (to
+    the pool) as soon as it returns, not when the request ends: for the few queries
+    before a bot API stream, which stays open for hours. Not inside a transaction (a
+    test's): that connection stays, and so does its transaction."""
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        finally:
+            connection = connections[DEFAULT_DB_ALIAS]
+            if not connection.in_atomic_block:
+                connection.close()
+
+    return call
+
+
 def _in_thread(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     # Django's close_old_connections, for the one database these threads use: it
     # looks each configured connection up in the thread's storage, twice a call.

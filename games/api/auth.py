@@ -18,11 +18,12 @@ from functools import wraps
 from typing import Any
 
 from allauth.core.internal.httpkit import get_client_ip
-from channels.db import database_sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from games.db_threads import released
 from games.ratelimits import hit
 from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest
@@ -81,9 +82,9 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
 
             @wraps(view)
             async def wrapped_async(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
-                # On Channels' database thread helper: the connection the check took
-                # goes back to the process's pool at once, not when a stream ends.
-                refusal = await database_sync_to_async(check_request)(request, methods, token)
+                # The connection the check took goes back to the process's pool at
+                # once, not when the view (a stream) ends.
+                refusal = await sync_to_async(released(check_request))(request, methods, token)
                 if refusal is not None:
                     return refusal
                 return await view(request, *args, **kwargs)

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeGuard
 
 from asgiref.sync import sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import (
@@ -31,6 +30,7 @@ from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
 from games.chat.services import chat_post
+from games.db_threads import released
 from games.engine.bundle import single_file_verifier
 from games.models import Match
 from games.ratelimits import hit
@@ -297,7 +297,7 @@ def _bot_seat(request: ApiRequest, match_id: int) -> int | JsonResponse:
 
 @api_endpoint("GET")
 async def match_stream(request: ApiRequest, match_id: int) -> HttpResponseBase:
-    seat = await database_sync_to_async(_bot_seat)(request, match_id)  # connection freed
+    seat = await sync_to_async(released(_bot_seat))(request, match_id)  # connection freed
     if isinstance(seat, JsonResponse):
         return seat
     return ndjson(streams.match_stream(request.api_user, match_id, seat, request.api_token.pk))
