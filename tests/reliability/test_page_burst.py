@@ -196,15 +196,24 @@ def test_open_bot_streams_leave_the_pool_to_the_pages(
     """A bot's NDJSON stream stays open for hours: it holds no connection meanwhile,
     or a few bots would take a process's whole pool and every page would wait."""
     server = production_pair[0]
-    streams = []
+    tokens = [
+        api_token_create(user=create_user(f"streamer{index}"), name="burst")[1]
+        for index in range(POOL_SIZE + 2)
+    ]
+    streams: list[StreamReader] = []
     try:
-        for index in range(POOL_SIZE + 2):
-            _, raw = api_token_create(user=create_user(f"streamer{index}"), name="burst")
-            streams.append(StreamReader(server.url, "/api/stream/event", raw))
+        # Opened together: each answers with its first line (a keep-alive, after
+        # API_KEEPALIVE_SECONDS, for an account with nothing going on).
+        with ThreadPoolExecutor(max_workers=len(tokens)) as pool:
+            opening = [
+                pool.submit(StreamReader, server.url, "/api/stream/event", raw) for raw in tokens
+            ]
+            for future in opening:
+                streams.append(future.result())
         assert [stream.status for stream in streams] == [200] * len(streams)
         for page in PAGES:
             status, _, body = load(server.url + page)
             assert status == 200, (page, status, body[:300])
     finally:
         for stream in streams:
-            stream.connection.close()
+            stream.close()
