@@ -176,8 +176,11 @@ if DATABASE_URL:
     DATABASE_POOL_TIMEOUT = env_float("DATABASE_POOL_TIMEOUT", 10.0)
     if DATABASE_POOL_SIZE:
         DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+        # min_size 0: connections are opened as they are needed (a process that needs
+        # one holds one: a pool opening one ahead would race its first request into two)
+        # and those idle for 10 minutes closed (psycopg_pool's max_idle).
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1,
+            "min_size": 0,
             "max_size": DATABASE_POOL_SIZE,
             "timeout": DATABASE_POOL_TIMEOUT,
         }
