@@ -30,6 +30,7 @@ from games.db_threads import db
 from games.errors import StaleVersionError
 from games.models import Match
 from ginsite.errors import AppError, error_frame
+from ginsite.overload import Overloaded, is_overload
 
 logger = logging.getLogger(__name__)
 
@@ -201,7 +202,10 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
             await self._receive(text_data, bytes_data)
-        except Exception:
+        except Exception as error:
+            if is_overload(error):  # no database connection free in time: nothing done
+                await self._send_error(Overloaded.code, Overloaded.default_message)
+                return
             logger.exception("match socket %s: unexpected error", self.match_id)
             await self._send_error("server_error", "Something went wrong on the server.")
 

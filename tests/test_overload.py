@@ -1,10 +1,11 @@
 """A request that finds every database connection of its process in use waits for one,
 and when the pool's wait runs out it gets the site's 503 (a page, or the JSON error of
 a JSON route) with Retry-After: never a 500, and nothing changed (ginsite/overload.py).
+A socket's call is answered the same way, with an ``error`` frame.
 
-The pool is the one the site's settings give every server process, here in the test
-process and of one connection, which a thread of the test holds: the request's wait
-for it runs out for real.
+The pool is the one the site's settings give every server process (Django's psycopg
+pool), here in the test process and of two connections, all of which the test takes:
+the request's wait for one runs out for real.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from typing import Any
 import pytest
 from django.db import connections
 from django.test import Client
+from psycopg_pool import PoolTimeout
+
+from tests.games.sockets import Socket
+from tests.games.test_consumer import friends_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,15 +28,15 @@ WAIT = 0.3  # seconds a request waits for a connection (DATABASE_POOL_TIMEOUT)
 
 
 @pytest.fixture
-def pool_of_one() -> Iterator[None]:
-    """The default database through a pool of one connection, for this test."""
+def small_pool() -> Iterator[None]:
+    """The default database through a pool of two connections, for this test."""
     settings_dict = connections.settings["default"]
     connections["default"].close()
     saved_age = settings_dict["CONN_MAX_AGE"]
     settings_dict["CONN_MAX_AGE"] = 0
     settings_dict.setdefault("OPTIONS", {})["pool"] = {
         "min_size": 0,
-        "max_size": 1,
+        "max_size": 2,
         "timeout": WAIT,
     }
     try:
@@ -43,30 +48,24 @@ def pool_of_one() -> Iterator[None]:
         settings_dict["CONN_MAX_AGE"] = saved_age
 
 
-class HeldConnection:
-    """A thread that takes the pool's one connection and keeps it until released."""
+class AllConnectionsTaken:
+    """Takes every free connection of the pool, and gives them back on exit."""
 
-    def __init__(self) -> None:
-        self.taken = threading.Event()
-        self.release = threading.Event()
-        self.thread = threading.Thread(target=self.hold)
-
-    def hold(self) -> None:
-        try:
-            connections["default"].ensure_connection()
-            self.taken.set()
-            self.release.wait(60)
-        finally:
-            connections["default"].close()
-
-    def __enter__(self) -> HeldConnection:
-        self.thread.start()
-        assert self.taken.wait(30), "the holder thread took no connection"
+    def __enter__(self) -> AllConnectionsTaken:
+        self.pool = connections["default"].pool
+        self.pool.open()  # as Django does at its first connection
+        self.taken = []
+        while True:
+            try:
+                self.taken.append(self.pool.getconn(timeout=WAIT))
+            except PoolTimeout:
+                break
+        assert self.taken, "no connection of the pool was free"
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.release.set()
-        self.thread.join()
+        for held in self.taken:
+            self.pool.putconn(held)
 
 
 def load_in_a_thread(path: str, **headers: Any) -> Any:
@@ -85,8 +84,8 @@ def load_in_a_thread(path: str, **headers: Any) -> Any:
     return result["response"]
 
 
-def test_a_page_that_waits_too_long_for_a_connection_is_the_sites_503(pool_of_one: None) -> None:
-    with HeldConnection():
+def test_a_page_that_waits_too_long_for_a_connection_is_the_sites_503(small_pool: None) -> None:
+    with AllConnectionsTaken():
         response = load_in_a_thread("/tournaments/")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
@@ -98,8 +97,8 @@ def test_a_page_that_waits_too_long_for_a_connection_is_the_sites_503(pool_of_on
     assert load_in_a_thread("/tournaments/").status_code == 200
 
 
-def test_a_json_route_that_waits_too_long_gets_the_error_shape(pool_of_one: None) -> None:
-    with HeldConnection():
+def test_a_json_route_that_waits_too_long_gets_the_error_shape(small_pool: None) -> None:
+    with AllConnectionsTaken():
         response = load_in_a_thread("/api/user/nobody/matches", HTTP_ACCEPT="application/json")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
@@ -109,3 +108,22 @@ def test_a_json_route_that_waits_too_long_gets_the_error_shape(pool_of_one: None
             "message": "The site is busy right now: try again in a few seconds.",
         }
     }
+
+
+async def test_a_socket_whose_call_waits_too_long_is_told_the_site_is_busy(
+    small_pool: None, django_user_model: Any
+) -> None:
+    match, alice, _, _ = await friends_match(django_user_model)
+    table = await Socket.open(match.pk, alice)
+    # The socket's connect is over when the table chat's history has come, after the state.
+    while (await table.communicator.receive_json_from(timeout=10))["type"] != "chat_history":
+        pass
+    with AllConnectionsTaken():
+        await table.send({"type": "sync"})
+        refused = await table.receive_type("error")
+    assert refused["code"] == "overloaded"
+    assert refused["message"] == "The site is busy right now: try again in a few seconds."
+    # The connections back in the pool, the same request is answered.
+    await table.send({"type": "sync"})
+    assert (await table.receive_type("state"))["version"] == match.version
+    await table.close()
