@@ -271,6 +271,8 @@ function lobbyTransport(path, onMessage, onOffline) {
       let data;
       try { data = JSON.parse(event.data); } catch { return; }
       onMessage(data);
+      // The lobby's other listeners (challenges.js: challenges to the player, live).
+      document.dispatchEvent(new CustomEvent("gin:lobby-message", { detail: data }));
     });
     ws.addEventListener("close", (event) => {
       onOffline();
@@ -289,5 +291,3 @@ function lobbyTransport(path, onMessage, onOffline) {
     },
   };
 }
-      // The lobby's other listeners (challenges.js: challenges to the player, live).
-      document.dispatchEvent(new CustomEvent("gin:lobby-message", { detail: data }));
