@@ -290,3 +290,17 @@ class TablePlayer:
 
     def history_length(self) -> int:
         return self.page.locator("[data-log] li:not(.empty)").count()
+
+
+def make_two_moves_each(*pages: Page, timeout: float = 60.0) -> None:
+    """Play these tables (never ending the hand) until each player has made two moves:
+    a match that ends before that is aborted, not rated (docs/rules.md)."""
+    players = [TablePlayer(page) for page in pages]
+    made = [0] * len(players)
+    deadline = time.monotonic() + timeout
+    while min(made) < 2:
+        assert time.monotonic() < deadline, f"moves made by each table: {made}"
+        for index, player in enumerate(players):
+            if player.act(end_hand=False) in ("pass", "draw", "discard"):
+                made[index] += 1
+        time.sleep(0.05)

@@ -19,7 +19,14 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import DESKTOP, PASSWORD, SCREENSHOTS, resign, start_from_lobby
+from tests.browser.conftest import (
+    DESKTOP,
+    PASSWORD,
+    SCREENSHOTS,
+    make_two_moves_each,
+    resign,
+    start_from_lobby,
+)
 from tests.embedded_site import EmbeddedSite, running_embedded_site
 
 # Boards are refreshed every 60 s (settings.CELERY_BEAT_SCHEDULE); the issue asks for
@@ -51,7 +58,8 @@ def sign_up(browser: Browser, url: str, username: str) -> Page:
 
 
 def rated_match_resigned_by(url: str, host: Page, guest: Page) -> None:
-    """``host`` invites ``guest`` by link; once both tables are dealt, the host resigns."""
+    """``host`` invites ``guest`` by link; once each has made two moves (before that the
+    match would be aborted, not rated), the host resigns."""
     host.goto(url + "/")
     start_from_lobby(host, "friend", variant="default", target="100")
     link = host.locator("[data-invite-link]")
@@ -61,6 +69,7 @@ def rated_match_resigned_by(url: str, host: Page, guest: Page) -> None:
     guest.wait_for_url(host.url)
     for page in (host, guest):
         page.locator("[data-my-hand] .card").first.wait_for()
+    make_two_moves_each(host, guest)
     resign(host, guest)
 
 
@@ -115,19 +124,21 @@ def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     alice.screenshot(path=str(SCREENSHOTS / "embedded-month-board.png"), full_page=True)
 
     # The embedded scheduler started the arena at its time and paired the two: each
-    # page has the prompt; bob resigns at the table, and alice's open page shows her
-    # two points live.
+    # waiting page takes its player to the table; bob resigns there, and carol, who
+    # watches the arena's page, sees alice's two points live.
+    carol = sign_up(browser, site.url, "carol")
+    carol.goto(arena)
+    carol.locator("#t-socket[data-on='1']").wait_for()
+    carol.evaluate("window.__noReload = true")
     for page in (alice, bob):
         page.goto(arena)
-        page.locator("#match-ready").wait_for(state="visible",
-                                              timeout=ARENA_START_DEADLINE_SECONDS * 1000)
-    alice.evaluate("window.__noReload = true")
-    alice.locator("#t-socket[data-on='1']").wait_for()
-    bob.click("#match-ready-link")
-    bob.locator("[data-my-hand] .card").first.wait_for()
-    resign(bob)
-    alice.locator("#standings-body tr[data-player=alice] td:nth-child(3)",
+    for page in (alice, bob):
+        page.wait_for_url("**/match/*/", timeout=ARENA_START_DEADLINE_SECONDS * 1000)
+        page.locator("[data-my-hand] .card").first.wait_for()
+    resign(bob, alice)
+    carol.locator("#standings-body tr[data-player=alice] td:nth-child(3)",
                   has_text="2").wait_for()
-    assert alice.evaluate("window.__noReload === true")
+    assert carol.evaluate("window.__noReload === true")
+    carol.context.close()
     for page in (alice, bob):
         page.context.close()

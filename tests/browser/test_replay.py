@@ -144,3 +144,25 @@ def test_a_hand_ended_by_resignation_asks_for_no_analysis(
         page.screenshot(path=SCREENSHOTS / f"table-resigned-result-{name}.png")
         assert not [u for u in requested if u.endswith(f"/hand/{last.number}/analysis.json")]
         assert failures == [] and page.js_errors == []
+
+
+def test_a_key_event_on_the_document_itself_throws_nothing_on_the_replay(
+    site: Any, new_page: Any, resigned_bot_match: Match
+) -> None:
+    """A key event whose target is the document (a script's, or an assistive tool's)
+    reaches the replay's key handler without an error, and the arrows still step."""
+    page = new_page()
+    page.add_init_script(
+        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message));"
+    )
+    page.goto(f"{site.url}/match/{resigned_bot_match.pk}/hand/1/replay/")
+    page.locator("#replay-app").wait_for()
+    page.evaluate(
+        """() => {
+            for (const key of ["x", "ArrowRight", "Escape"]) {
+                document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
+            }
+        }"""
+    )
+    assert page.evaluate("window.__errors") == []
+    assert page.js_errors == []

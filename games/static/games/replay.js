@@ -103,7 +103,7 @@ app.addEventListener("click", (event) => {
 });
 range.addEventListener("input", () => { stop(); show(Number(range.value)); });
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, textarea, select")) return;
+  if (event.target instanceof Element && event.target.closest("input, textarea, select")) return;
   if (event.metaKey || event.ctrlKey || event.altKey) return;
   const key = event.key.toLowerCase();
   if (event.key === "ArrowRight") { stop(); show(index + 1); }
