@@ -25,6 +25,7 @@ from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
 from ginsite.http import SignedInRequest, required_user
+from tournaments import selectors as tournament_selectors
 
 T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -270,6 +271,11 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         ),
         "dealUrlTemplate": reverse("games:deal", kwargs={"match_id": match.pk, "number": 0})
         .replace("/hand/0/", "/hand/__N__/"),
+        # A tournament match's player: once it is over, the table says what comes next
+        # and takes them to their next match (table/tournament.js).
+        "tournament": tournament_selectors.match_tournament(match_id=match.pk,
+                                                            user=request.user)
+        if you is not None else None,
     }
     return render(
         request,

@@ -3,7 +3,9 @@
 ``/ws/tournament/<id>/``: thin: check the viewer may see the tournament, join its
 groups, send the current standings; then relay ``standings`` (everyone) and
 ``match_ready`` (the player's own sockets) from tournaments/broadcast.py; a player
-whose match is in play gets its ``match_ready`` again on connect. Nothing
+whose match is in play gets its ``match_ready`` again on connect (read after the
+socket joined its groups: a pairing committed meanwhile is never missed). A
+tournament match's finished table opens this socket too. Nothing
 here ever carries a card. The client sends nothing but an optional
 ``{"type": "ping"}`` (answered ``pong``).
 
@@ -34,14 +36,19 @@ if TYPE_CHECKING:
 CLOSE_NOT_FOUND = 4404
 
 
-def _opening(
-    tournament_id: int, user: User | AnonymousUser, token: str | None
-) -> tuple[str, int | None] | None:
-    """The current standings message's text (ranked once per version) and the viewer's
-    match in play here, or None if the viewer may not see the tournament."""
+def _may_view(tournament_id: int, user: User | AnonymousUser, token: str | None) -> bool:
     tournament = selectors.tournament_get(tournament_id=tournament_id)
-    if tournament is None or not selectors.can_view(tournament=tournament, user=user,
-                                                    token=token):
+    return tournament is not None and selectors.can_view(tournament=tournament, user=user,
+                                                         token=token)
+
+
+def _opening(tournament_id: int, user: User | AnonymousUser) -> tuple[str, int | None] | None:
+    """The current standings message's text (ranked once per version) and the viewer's
+    match in play here, read once the socket is in its groups (so that a pairing
+    committed meanwhile is either read here or heard from the group); None if the
+    tournament was deleted meanwhile."""
+    tournament = selectors.tournament_get(tournament_id=tournament_id)
+    if tournament is None:
         return None
     return (selectors.standings_text(tournament),
             selectors.match_in_play(tournament=tournament, user=user))
@@ -57,8 +64,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [None])[0]
         await self.accept()
-        opening = await database_sync_to_async(_opening)(tournament_id, user, token)
-        if opening is None:
+        if not await database_sync_to_async(_may_view)(tournament_id, user, token):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         games_broadcast.bind_event_loop(asyncio.get_running_loop())
@@ -67,6 +73,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             self.groups_joined.append(broadcast.user_group(tournament_id, user.pk))
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        opening = await database_sync_to_async(_opening)(tournament_id, user)
+        if opening is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         text, match_id = opening
         await self.send(text_data=text)
         if match_id is not None:

@@ -285,6 +285,24 @@ def match_in_play(*, tournament: Tournament, user: User | AnonymousUser) -> int 
     return entry["match_id"] if entry else None
 
 
+def match_tournament(*, match_id: int, user: User | AnonymousUser) -> dict[str, Any] | None:
+    """The tournament a match was paired in, for that match's table when the viewer is
+    one of its players (the table follows the tournament once the match is over, to
+    take the player to their next match): None for any other match or viewer."""
+    if not user.is_authenticated:
+        return None
+    pairing = (Pairing.objects.filter(match_id=match_id)
+               .filter(Q(seat0__user=user) | Q(seat1__user=user))
+               .select_related("tournament").first())
+    if pairing is None:
+        return None
+    t = pairing.tournament
+    return {"id": t.pk, "name": t.name, "format": t.format, "status": t.status,
+            "player": user.username,
+            "url": reverse("tournaments:detail", args=[t.pk]),
+            "wsPath": f"/ws/tournament/{t.pk}/"}
+
+
 def podium(tournament: Tournament) -> list[dict[str, Any]]:
     """The first three rows of a finished tournament's standings (the cached message's)."""
     if tournament.status != Tournament.Status.FINISHED:

@@ -2,7 +2,8 @@
 // (docs/protocol.md) whose messages update the state and the page. The rest lives in
 // games/static/games/table/: connection.js (the socket), state.js (the state and
 // questions about it), render.js (the table), showdown.js (the result dialog),
-// fairness.js (deal verification), input.js (clicks, drag, keyboard, dialogs); the
+// fairness.js (deal verification), input.js (clicks, drag, keyboard, dialogs),
+// tournament.js (after a tournament match: what comes next, and on to it); the
 // replay page shares the rendering of hands and moves with it (hands.js).
 
 import { applyFrame, isStale } from "./events.js";
@@ -14,6 +15,7 @@ import { announce, render, renderSeats, toast } from "./table/render.js";
 import "./table/input.js"; // clicks, drag, keyboard and the dialogs
 import { handleFinishedHands, rematchUrl } from "./table/showdown.js";
 import { config, isPlayer, legalActions, root, ui, you } from "./table/state.js";
+import { followTournament } from "./table/tournament.js";
 
 // A frame too large can only be a chat line (actions are small): chat.js says so.
 const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed", "frame_too_large"]);
@@ -65,6 +67,7 @@ function onState(data) {
   }
   if (!firstState) playSounds(previous, data);
   handleFinishedHands(firstState);
+  followTournament();  // a tournament match over: on to the player's next match
   render();
   announce(previous, data);
 }

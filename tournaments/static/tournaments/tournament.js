@@ -5,7 +5,7 @@
 // earlier round's are fetched (an HTML fragment of the site's own template) when its
 // section is opened.
 
-import { play } from "/static/games/sound.js";
+import { goToMatch, tournamentSocket } from "./match_ready.js";
 
 const config = JSON.parse(document.getElementById("tournament-config").textContent);
 const body = document.getElementById("standings-body");
@@ -168,20 +168,14 @@ function renderPairings(message) {
 }
 
 // A player's match is ready: the page says so (the tab's title too), plays the "turn"
-// sound and takes the player to the table a moment later, so that a player who waits
-// here as told is at the table when their turn comes (their clock runs from the start).
-const GO_AFTER_MS = 1200;
-let goingTo = null;
+// sound and takes the player to the table a moment later (match_ready.js), so that a
+// player who waits here as told is at the table when their turn comes.
 function matchReady(message) {
   readyLink.href = message.url;
   ready.hidden = false;
   const text = document.getElementById("match-ready-text");
   if (text) text.textContent = "Your match is ready: taking you to the table…";
-  document.title = "▶ Your match is ready";
-  if (goingTo === message.url) return;
-  goingTo = message.url;
-  play("turn");
-  setTimeout(() => location.assign(message.url), GO_AFTER_MS);
+  goToMatch(message.url);
 }
 
 // The page was opened while the viewer's match is in play: to the table at once.
@@ -207,21 +201,10 @@ function watchRound(details) {
 }
 document.querySelectorAll("details[data-round-url]").forEach(watchRound);
 
-let delay = 500;
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${config.wsPath}`);
-  socket.onopen = () => { delay = 500; if (dot) dot.dataset.on = "1"; };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
+tournamentSocket(config.wsPath, {
+  message(message) {
     if (message.type === "standings") renderStandings(message);
     else if (message.type === "match_ready") matchReady(message);
-  };
-  socket.onclose = (event) => {
-    if (dot) dot.dataset.on = "0";
-    if (event.code === 4404) return;
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 10000);
-  };
-}
-connect();
+  },
+  status(on) { if (dot) dot.dataset.on = on ? "1" : "0"; },
+});

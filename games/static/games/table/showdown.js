@@ -6,6 +6,7 @@ import { renderReviewLine } from "../review.js";
 import { plural } from "../words.js";
 import { verify } from "./fairness.js";
 import { config, isPlayer, opp, seatInfo, seatName, ui, you } from "./state.js";
+import { renderTournamentNext } from "./tournament.js";
 
 // --------------------------------------------------------------------------
 // Showdown and match end
@@ -130,10 +131,12 @@ export function renderShowdown() {
   }
   end.hidden = !over;
   if (over) renderMatchOver(end);
+  renderTournamentNext();
   renderShowdownVerification();
   dialog.querySelector("[data-next-hand]").hidden = over;
-  // No rematch with a player whose account was suspended.
-  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended";
+  // No rematch with a player whose account was suspended, nor in a tournament (whose
+  // next pairing would find the player at the rematch's table).
+  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended" || Boolean(config.tournament);
   const offered = m.rematch?.offered_by;
   const rematchBtn = dialog.querySelector("[data-rematch]");
   if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
