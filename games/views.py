@@ -380,7 +380,7 @@ def replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     )
 
 
-UNFINISHED_BY = {
+UNFINISHED_BY: dict[str, str] = {
     Match.EndReason.RESIGN: "by resignation",
     Match.EndReason.ABANDON: "by abandonment",
     Match.EndReason.SUSPENDED: "when a player's account was suspended",

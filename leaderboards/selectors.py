@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
@@ -105,7 +106,7 @@ COUNTED_MATCHES_SQL = """
 """
 
 
-def counted_params(period: Period) -> dict[str, object]:
+def counted_params(period: Period) -> dict[str, Any]:
     """The parameters of ``COUNTED_MATCHES_SQL`` for ``period``."""
     return {
         "finished": Match.Status.FINISHED.value,

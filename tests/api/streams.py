@@ -1,4 +1,5 @@
-"""An NDJSON stream read on a thread, as a bot reads it, for the live-server tests."""
+"""An NDJSON stream read on a thread, as a bot reads it, and one API call with a token,
+for the live-server tests."""
 
 from __future__ import annotations
 
@@ -8,10 +9,27 @@ import queue
 import socket
 import threading
 import time
+import urllib.error
+import urllib.request
 from typing import Any
 from urllib.parse import urlparse
 
 ENDED = object()
+
+
+def api(base: str, token: str, method: str, path: str, body: dict | None = None) -> tuple:
+    """One JSON call of the API with ``token``: (status, decoded body)."""
+    request = urllib.request.Request(
+        base + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 class StreamReader:

@@ -7,11 +7,8 @@ last line is the final state."""
 
 from __future__ import annotations
 
-import json
 import random
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -22,24 +19,12 @@ from games.chat.services import chat_post
 from games.messages import apply_frame
 from games.models import Hand, Match, Seat
 from tests.api.drivers import Script, current_state, scripted_action
-from tests.api.streams import ENDED, StreamReader
+from tests.api.streams import ENDED, StreamReader, api
 from tests.api.world import make_token
 from tests.factories import create_moderator, create_user
 from tests.games.helpers import assert_frame_hides_secrets, cards_in, states_by_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
-
-
-def api(base: str, token: str, method: str, path: str, body: dict | None = None) -> tuple:
-    request = urllib.request.Request(
-        base + path, method=method, data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def bot(name: str) -> tuple:

@@ -4,10 +4,7 @@ account's other tokens and their streams go on."""
 
 from __future__ import annotations
 
-import json
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 from django.test import Client
@@ -15,27 +12,13 @@ from django.test import Client
 from games.api import services as api_services
 from games.api.models import ApiToken
 from games.api.tokens import token_hash
-from tests.api.streams import ENDED, StreamReader
+from tests.api.streams import ENDED, StreamReader, api
 from tests.api.world import make_token
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 REVOKED_WITHIN = 2.0  # seconds: the bound of docs/bot-api.md
-
-
-def api(base: str, token: str, method: str, path: str, body: dict | None = None) -> tuple:
-    request = urllib.request.Request(
-        base + path,
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
 
 
 def ends_within(stream: StreamReader, seconds: float) -> list:

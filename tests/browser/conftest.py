@@ -206,6 +206,17 @@ def start_from_lobby(
     page.wait_for_url("**/match/*/")
 
 
+def friend_match(host: Page, guest: Page, *, variant: str, target: str = "50") -> None:
+    """``host`` (on the lobby) invites ``guest`` by link; returns once both sit at the
+    table, ``guest``'s page on the host's address."""
+    start_from_lobby(host, "friend", variant=variant, target=target)
+    link = host.locator("[data-invite-link]")
+    link.wait_for()
+    guest.goto(link.input_value())
+    guest.click("text=Join the match")
+    guest.wait_for_url(host.url)
+
+
 class TablePlayer:
     """Plays a table page by clicking, one decision at a time."""
 
@@ -290,6 +301,27 @@ class TablePlayer:
 
     def history_length(self) -> int:
         return self.page.locator("[data-log] li:not(.empty)").count()
+
+
+def record_window_errors(page: Page) -> None:
+    """From the next page load on, ``window.__errors`` collects the page's errors."""
+    page.add_init_script(
+        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message));"
+    )
+
+
+def key_events_on_the_document(page: Page) -> list[str]:
+    """Send key events whose target is the document itself (a script's, or an assistive
+    tool's) and return the errors the page's key handlers raised (they run in the
+    dispatch); ``record_window_errors`` must have been called before the page loaded."""
+    page.evaluate(
+        """() => {
+            for (const key of ["x", "ArrowRight", "Escape"]) {
+                document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
+            }
+        }"""
+    )
+    return page.evaluate("window.__errors")
 
 
 def make_two_moves_each(*pages: Page, timeout: float = 60.0) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Match
 from leaderboards.models import RatingChange
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, resign, sign_in, start_from_lobby
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, friend_match, resign, sign_in
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,11 +31,7 @@ def test_a_friend_match_resigned_at_once_reads_aborted_and_the_boards_say_why(
     erin, farid = new_page(), new_page(PHONE)
     sign_in(erin, site.url, "erin")
     sign_in(farid, site.url, "farid")
-    start_from_lobby(erin, "friend", variant="time_freedom")
-    invite = erin.locator("[data-invite-link]").input_value()
-    farid.goto(invite)
-    farid.click("text=Join the match")
-    farid.wait_for_url(erin.url)
+    friend_match(erin, farid, variant="time_freedom")
     for page in (erin, farid):
         page.locator("[data-my-hand] .card").first.wait_for()
 

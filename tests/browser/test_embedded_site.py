@@ -23,9 +23,9 @@ from tests.browser.conftest import (
     DESKTOP,
     PASSWORD,
     SCREENSHOTS,
+    friend_match,
     make_two_moves_each,
     resign,
-    start_from_lobby,
 )
 from tests.embedded_site import EmbeddedSite, running_embedded_site
 
@@ -61,12 +61,7 @@ def rated_match_resigned_by(url: str, host: Page, guest: Page) -> None:
     """``host`` invites ``guest`` by link; once each has made two moves (before that the
     match would be aborted, not rated), the host resigns."""
     host.goto(url + "/")
-    start_from_lobby(host, "friend", variant="default", target="100")
-    link = host.locator("[data-invite-link]")
-    link.wait_for()
-    guest.goto(link.input_value())
-    guest.click("text=Join the match")
-    guest.wait_for_url(host.url)
+    friend_match(host, guest, variant="default", target="100")
     for page in (host, guest):
         page.locator("[data-my-hand] .card").first.wait_for()
     make_two_moves_each(host, guest)

@@ -24,8 +24,10 @@ from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
     axe_violations,
+    key_events_on_the_document,
     off_the_event_loop,
     play_as_guest,
+    record_window_errors,
     sign_in,
     start_from_lobby,
 )
@@ -643,23 +645,13 @@ def test_a_key_event_on_the_document_itself_throws_nothing(site: Any, new_page: 
     """A key event whose target is the document (a script's, or an assistive tool's)
     reaches the table's key handlers without an error."""
     page = new_page()
-    page.add_init_script(
-        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message));"
-    )
+    record_window_errors(page)
     page.goto(site.url + "/")
     play_as_guest(page)
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")
     page.locator("[data-my-hand] .card").first.wait_for()
     assert page.locator("[data-hint]").count() == 1  # the hint's key handler too
-    page.evaluate(
-        """() => {
-            for (const key of ["x", "ArrowRight", "Escape"]) {
-                document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
-            }
-        }"""
-    )
-    # The handlers ran (synchronously, in the dispatch): their errors were reported.
-    assert page.evaluate("window.__errors") == []
+    assert key_events_on_the_document(page) == []
     assert page.js_errors == []
 
 

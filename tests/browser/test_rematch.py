@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.models import Match, Seat
-from tests.browser.conftest import PASSWORD, resign, sign_in, start_from_lobby
+from tests.browser.conftest import PASSWORD, friend_match, resign, sign_in, start_from_lobby
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,11 +37,7 @@ def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, new_page: A
     erin, farid = new_page(), new_page()
     sign_in(erin, site.url, "erin")
     sign_in(farid, site.url, "farid")
-    start_from_lobby(erin, "friend", variant="time_freedom")
-    invite = erin.locator("[data-invite-link]").input_value()
-    farid.goto(invite)
-    farid.click("text=Join the match")
-    farid.wait_for_url(erin.url)
+    friend_match(erin, farid, variant="time_freedom")
     assert_seated_against(erin, "farid")
     assert_seated_against(farid, "erin")
     first = match_id(erin.url)

@@ -17,7 +17,12 @@ from games.analysis import services as analysis
 from games.bots import choose_action
 from games.engine import RuleSet
 from games.models import Hand, Match, Seat
-from tests.browser.conftest import SCREENSHOTS, off_the_event_loop
+from tests.browser.conftest import (
+    SCREENSHOTS,
+    key_events_on_the_document,
+    off_the_event_loop,
+    record_window_errors,
+)
 from tests.factories import create_user
 from tests.games.helpers import current_state
 
@@ -149,20 +154,9 @@ def test_a_hand_ended_by_resignation_asks_for_no_analysis(
 def test_a_key_event_on_the_document_itself_throws_nothing_on_the_replay(
     site: Any, new_page: Any, resigned_bot_match: Match
 ) -> None:
-    """A key event whose target is the document (a script's, or an assistive tool's)
-    reaches the replay's key handler without an error, and the arrows still step."""
     page = new_page()
-    page.add_init_script(
-        "window.__errors = []; window.addEventListener('error', (e) => __errors.push(e.message));"
-    )
+    record_window_errors(page)
     page.goto(f"{site.url}/match/{resigned_bot_match.pk}/hand/1/replay/")
     page.locator("#replay-app").wait_for()
-    page.evaluate(
-        """() => {
-            for (const key of ["x", "ArrowRight", "Escape"]) {
-                document.dispatchEvent(new KeyboardEvent("keydown", {key, bubbles: true}));
-            }
-        }"""
-    )
-    assert page.evaluate("window.__errors") == []
+    assert key_events_on_the_document(page) == []
     assert page.js_errors == []

@@ -27,6 +27,7 @@ export const ERROR_SENTENCES = {
   match_not_over: "A rematch can be asked for once the match is over. Play on!",
   not_found: "This match does not exist. Go back to the lobby to start a new one.",
   server_error: "Something went wrong on the server and nothing was changed. Try again in a moment; reload the page if it keeps happening.",
+  overloaded: "The site is very busy right now and nothing was changed. Wait a few seconds, then play your move again.",
   invalid_settings: "Those match settings are not valid. Check the settings and try again.",
   guest_not_allowed: "Guests can play the computer. Sign up (it is free) to play other people.",
   invite_not_found: "This invitation is no longer open. Ask your friend for a new link, or start a match from the lobby.",
