@@ -73,14 +73,9 @@ def challenge_json(challenge: Any) -> dict[str, Any]:
 
 
 def lobby_challenge_json(challenge: Any) -> dict[str, Any]:
-    """A challenge as a person's lobby lists it (templates/api/_incoming_challenges.html)."""
-    return {
-        "id": challenge.pk,
-        "from": challenge.challenger.display_name,
-        "variant": challenge.variant,
-        "target": challenge.rules["target_score"],
-        "rated": challenge.rated,
-    }
+    """A challenge as a person's lobby lists it (templates/api/_incoming_challenges.html):
+    the stream's fields, the challenger by display name."""
+    return {**challenge_json(challenge), "from": challenge.challenger.display_name}
 
 
 def challenge_offered(challenge: Any) -> None:
