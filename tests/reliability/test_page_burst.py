@@ -29,6 +29,7 @@ from django.db import connection
 from games.api.tokens import api_token_create
 from tests.api.streams import StreamReader
 from tests.factories import create_user
+from tests.reliability.conftest import started
 from tests.reliability.servers import _EnvOverride
 from tests.workers import ROOT, AsgiServer, process_env
 
@@ -85,15 +86,8 @@ def production_pair(django_db_setup: None) -> Iterator[list[ProductionAsgiServer
             env={**process_env(), **overrides},
             check=True,
         )
-        servers = [ProductionAsgiServer(overrides) for _ in range(PROCESSES)]
-        try:
-            for server in servers:
-                server.start()
+        with started([ProductionAsgiServer(overrides) for _ in range(PROCESSES)]) as servers:
             yield servers
-        finally:
-            for server in servers:
-                server.stop()
-                server.remove_log()
 
 
 def load(url: str) -> tuple[int, str, str]:
