@@ -113,7 +113,11 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
     for name in ("alice", "bob"):
         pages[name].click("#join-button")
         pages[name].locator("text=it takes you to your match when it is ready").wait_for()
-        pages[name].click("h1")  # a click: the page may play sounds from now on
+        # Joining posts a form: the page comes back and its scripts load after its text.
+        # A click once they listen lets the page play sounds from then on.
+        pages[name].wait_for_function("window.ginSound !== undefined")
+        pages[name].click("h1")
+        pages[name].wait_for_function("window.ginSound.state !== 'none'")
     for page in pages.values():
         page.evaluate("window.__noReload = true")  # gone if the page reloads
         page.locator("#t-socket[data-on='1']").wait_for()
