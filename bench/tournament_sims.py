@@ -1,4 +1,4 @@
-"""Many seeds of the tournament simulator (tournaments/simulate.py, the engine of
+"""Many seeds of the tournament simulator (games/tournaments/simulate.py, the engine of
 ``manage.py tournament_sim``), each summary checked against its format's rules
 (``check_summary``: no repeated Swiss pairing, at most one bye each, every player at
 most once a round, points, wins, losses and byes equal to the results, arena points
@@ -40,7 +40,7 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     app.conf.task_always_eager = True
-    from tournaments.simulate import check_summary, simulate
+    from games.tournaments.simulate import check_summary, simulate
 
     broken = 0
     for seed in range(args.first_seed, args.first_seed + args.seeds):

@@ -57,8 +57,8 @@ def make_players(prefix: str, n: int) -> list:
 def entered(prefix: str, fmt: str, n: int, **kwargs):
     from django.utils import timezone
 
-    from tournaments import services
-    from tournaments.models import Entrant
+    from games.tournaments import services
+    from games.tournaments.models import Entrant
 
     users = make_players(prefix, n)
     now = timezone.now()
@@ -71,7 +71,7 @@ def entered(prefix: str, fmt: str, n: int, **kwargs):
 
 def resign_all(t, round_number=None) -> None:
     from games.services import match_resign
-    from tournaments.models import Pairing
+    from games.tournaments.models import Pairing
 
     for p in Pairing.objects.filter(tournament=t, finished=False, match__isnull=False,
                                     round=round_number).select_related("seat1__user", "match"):
@@ -82,9 +82,9 @@ def bench_arena(prefix: str, n: int):
     from django.utils import timezone
 
     from games.services import match_resign
-    from tournaments import services, tasks
-    from tournaments.core.pairing import Waiting, arena_pairs
-    from tournaments.models import Entrant, Pairing
+    from games.tournaments import services, tasks
+    from games.tournaments.core.pairing import Waiting, arena_pairs
+    from games.tournaments.models import Entrant, Pairing
 
     print(f"Arena, {n} entrants")
     rng = random.Random(1)
@@ -156,9 +156,9 @@ def bench_arena(prefix: str, n: int):
 
 
 def bench_swiss(prefix: str, n: int, rounds: int):
-    from tournaments import services, tasks
-    from tournaments.core.pairing import SwissPlayer, swiss_pairs
-    from tournaments.models import Entrant, Pairing
+    from games.tournaments import services, tasks
+    from games.tournaments.core.pairing import SwissPlayer, swiss_pairs
+    from games.tournaments.models import Entrant, Pairing
 
     print(f"Swiss, {n} players x {rounds} rounds")
     t, _ = entered(prefix + "s", "swiss", n, rounds=rounds)
@@ -206,7 +206,7 @@ def bench_page(t, requests: int) -> None:
     # reader ranks the entrants again; the worst case, every request the first.
     from django.db.models import F
 
-    from tournaments.models import Tournament
+    from games.tournaments.models import Tournament
 
     cold = []
     for _ in range(max(10, requests // 10)):
@@ -224,9 +224,9 @@ def bench_fanout(t, sockets: int) -> None:
     from channels.testing import WebsocketCommunicator
     from django.db.models import F
 
+    from games.tournaments import broadcast
+    from games.tournaments.models import Tournament
     from ginsite.asgi import application
-    from tournaments import broadcast
-    from tournaments.models import Tournament
 
     async def run() -> None:
         clients = []
@@ -265,8 +265,8 @@ def bench_fanout_stack(t, sockets: int, processes: int, database: str, redis_db:
     from websockets.asyncio.client import connect
 
     from bench.stack import Stack
-    from tournaments import broadcast
-    from tournaments.models import Tournament
+    from games.tournaments import broadcast
+    from games.tournaments.models import Tournament
 
     async def run(ports: list[int]) -> None:
         clients = []

@@ -24,8 +24,8 @@ from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
+from games.tournaments import selectors as tournament_selectors
 from ginsite.http import SignedInRequest, required_user
-from tournaments import selectors as tournament_selectors
 
 T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"

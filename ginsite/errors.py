@@ -58,7 +58,7 @@ HTTP_STATUS: dict[str, int] = {
     "too_many_challenges": 429,
     # the database is out of connections (ginsite/overload.py): 503, with Retry-After
     "overloaded": 503,
-    # tournaments (tournaments/errors.py): the bad_* codes of a creation are 400s
+    # tournaments (games/tournaments/errors.py): the bad_* codes of a creation are 400s
     "private": 403,
     "removed": 403,
     "no_such_tournament": 404,

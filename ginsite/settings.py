@@ -121,7 +121,7 @@ INSTALLED_APPS = [
     "games.chat",
     "games.api",
     "games.analysis",
-    "tournaments",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -454,7 +454,7 @@ CELERY_TASK_ROUTES = {"analysis.*": {"queue": "analysis"}}
 # Most sampled worlds per analysed decision (docs/analysis.md: error and CPU time).
 ANALYSIS_MAX_WORLDS = int(os.environ.get("ANALYSIS_MAX_WORLDS", "160"))
 CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "analysis.sweep", "schedule": 60.0}
-# Tournaments (tournaments/services.py): start, pair, end and publish standings every
+# Tournaments (games/tournaments/services.py): start, pair, end and publish standings every
 # 2 s; create the instances of the staff's recurring schedules every 10 minutes.
 CELERY_BEAT_SCHEDULE["tournaments-tick"] = {
     "task": "tournaments.tick",

@@ -14,7 +14,7 @@ urlpatterns = [
     path("players/", include("accounts.urls")),
     path("chat/", include("games.chat.urls")),
     path("leaderboards/", include("leaderboards.urls")),
-    path("", include("tournaments.urls")),
+    path("", include("games.tournaments.urls")),
     path("", include("games.api.urls")),
     path("", include("games.analysis.urls")),
     path("", include("games.urls")),

@@ -1,5 +1,5 @@
 """The lobby chat WebSocket (``/ws/lobby/``): thin, the chat itself is ChatSocketMixin.
-A room's own chat socket (tournaments/consumers.py) is this consumer in another room
+A room's own chat socket (games/tournaments/consumers.py) is this consumer in another room
 (``chat_room``).
 
 Client -> server: ``{"type": "chat", "text": "..."}`` (JSON text frames, max 4 KiB).

@@ -2,7 +2,7 @@
 hidden messages), the wire form of a message, and blocks between two users.
 
 A room is a match's table (``match_id``), a tournament (``tournament_id``; who reads
-and writes there is the tournaments app's rule, asked through tournaments/hooks.py)
+and writes there is the tournaments app's rule, asked through games/tournaments/hooks.py)
 or the lobby (both None)."""
 
 from django.conf import settings
@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Seat
-from tournaments import selectors as tournament_selectors
+from games.tournaments import selectors as tournament_selectors
 
 from .models import ChatMessage, UserBlock
 

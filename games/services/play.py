@@ -37,8 +37,8 @@ from games.engine import (
 )
 from games.errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from games.models import Hand, Match, Move, Seat
+from games.tournaments import hooks as tournament_hooks
 from leaderboards import hooks
-from tournaments import hooks as tournament_hooks
 
 from . import fairplay, scheduling
 from .store import Locked, Writes, lock_match

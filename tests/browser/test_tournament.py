@@ -32,6 +32,8 @@ from django.utils import timezone
 from games.engine import HandState
 from games.models import Hand, Seat
 from games.services import match_resign
+from games.tournaments import services
+from games.tournaments.models import Entrant, Pairing, Tournament
 from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
@@ -41,8 +43,6 @@ from tests.browser.conftest import (
     sign_in,
 )
 from tests.workers import CeleryBeat
-from tournaments import services
-from tournaments.models import Entrant, Pairing, Tournament
 
 #: A tournament created to start at the next whole minute at least this far ahead
 #: (schedules and the creation form count in minutes) leaves the players time to join.

@@ -17,6 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from games.tournaments import services
+from games.tournaments.models import Pairing
 from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
@@ -25,8 +27,6 @@ from tests.browser.conftest import (
     resign,
     sign_in,
 )
-from tournaments import services
-from tournaments.models import Pairing
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

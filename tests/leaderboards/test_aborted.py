@@ -11,6 +11,8 @@ from django.utils import timezone
 from games import services
 from games.engine import HandState
 from games.models import Hand, Match, Seat
+from games.tournaments import services as tournament_services
+from games.tournaments.models import Entrant, Pairing
 from leaderboards import hooks
 from leaderboards.models import BoardEntry, ComputerBoardEntry, Rating, RatingChange
 from leaderboards.periods import PeriodKind, period_containing
@@ -22,8 +24,6 @@ from leaderboards.services import (
 )
 from tests.factories import create_user
 from tests.leaderboards.conftest import finish_match, make_player
-from tournaments import services as tournament_services
-from tournaments.models import Entrant, Pairing
 
 pytestmark = pytest.mark.django_db
 

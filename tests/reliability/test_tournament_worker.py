@@ -29,11 +29,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.services import match_resign
+from games.tournaments import services, tasks
+from games.tournaments.models import Entrant, Pairing, Round, Tournament
 from ginsite.celery import app
 from tests.reliability.test_celery_worker import restart_without_purge, wait_until
 from tests.workers import CeleryWorker, database_url_for_tests
-from tournaments import services, tasks
-from tournaments.models import Entrant, Pairing, Round, Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 

@@ -23,9 +23,9 @@ from accounts.services import message_hide, user_ban, user_mute
 from games.chat.models import ChatMessage, ChatReport
 from games.chat.selectors import chat_can_read, chat_history
 from games.chat.services import ChatError, chat_post
+from games.tournaments import services
 from tests.chat.helpers import receive_type, ws_connect
 from tests.factories import create_moderator, create_user
-from tournaments import services
 
 
 def _tournament(*players, public=True):

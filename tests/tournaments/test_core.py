@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.core import pairing, recurrence, scoring
-from tournaments.core.pairing import NoPairing, SwissPlayer, Waiting, arena_pairs, swiss_pairs
-from tournaments.core.scoring import Game, arena_score, swiss_standings
+from games.tournaments.core import pairing, recurrence, scoring
+from games.tournaments.core.pairing import NoPairing, SwissPlayer, Waiting, arena_pairs, swiss_pairs
+from games.tournaments.core.scoring import Game, arena_score, swiss_standings
 
 CORE = Path(pairing.__file__).parent
 

@@ -17,12 +17,12 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from games.tournaments import services
+from games.tournaments.models import Pairing, Tournament
+from games.tournaments.simulate import check_summary
 from ginsite.embedded_beat import EmbeddedBeat
 from tests.factories import create_user
 from tests.workers import ROOT
-from tournaments import services
-from tournaments.models import Pairing, Tournament
-from tournaments.simulate import check_summary
 
 
 @pytest.mark.django_db(transaction=True)  # the scheduler closes connections after a job
@@ -101,7 +101,7 @@ def test_the_simulator_on_the_embedded_defaults_leaves_the_site_database_alone(
 
 
 def test_the_simulators_help_describes_every_option():
-    from tournaments.management.commands.tournament_sim import Command
+    from games.tournaments.management.commands.tournament_sim import Command
 
     parser = Command().create_parser("manage.py", "tournament_sim")
     own = [action for action in parser._actions

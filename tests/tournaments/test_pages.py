@@ -19,11 +19,11 @@ from django.utils import timezone
 from games.engine import HandState
 from games.models import Hand, Match, RatedPlayBan
 from games.services import match_resign
+from games.tournaments import services
+from games.tournaments.models import Entrant, Pairing, Tournament, TournamentEvent
 from tests.chat.helpers import receive_type, ws_connect
 from tests.factories import create_user
 from tests.security.secrets import visible_cards
-from tournaments import services
-from tournaments.models import Entrant, Pairing, Tournament, TournamentEvent
 
 
 def _live_arena(users, **kwargs):
@@ -193,7 +193,7 @@ def test_standings_are_ranked_once_per_version_and_a_result_shows_at_once(client
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments import selectors
+    from games.tournaments import selectors
 
     ann, bob = create_user("ann"), create_user("bob")
     t = _live_arena([ann, bob], duration_minutes=30)
@@ -338,6 +338,6 @@ def test_a_live_arena_shows_the_time_left_and_its_standings_carry_the_end(client
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert f'ends <time datetime="{t.ends_at:%Y-%m-%dT%H:%M:%S}' in page
     assert "Sign in to join" in page and 'id="t-socket"' in page  # still open to join
-    from tournaments import selectors
+    from games.tournaments import selectors
 
     assert selectors.standings_message(t)["ends_at"] == t.ends_at.isoformat()

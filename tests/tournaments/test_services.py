@@ -15,10 +15,10 @@ from django.utils import timezone
 from games.errors import RatedPlayBannedError
 from games.models import Hand, Match, RatedPlayBan
 from games.services import match_forfeit, match_resign, move_submit
-from tournaments import services
-from tournaments.errors import TournamentError
-from tournaments.models import Entrant, Pairing, Round, Tournament, TournamentSchedule
-from tournaments.simulate import check_summary, simulate
+from games.tournaments import services
+from games.tournaments.errors import TournamentError
+from games.tournaments.models import Entrant, Pairing, Round, Tournament, TournamentSchedule
+from games.tournaments.simulate import check_summary, simulate
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ matches are listed by id, players and scores only.
 
 The standings message (ranks, points, streaks, live matches) is computed once per
 ``standings_version`` of a tournament (every write that changes it bumps the version,
-tournaments/services.py): its JSON text is kept in the shared cache under the
+games/tournaments/services.py): its JSON text is kept in the shared cache under the
 tournament's id, creation time and version, and in a small memo of this process, so
 the page, every socket's opening message and the broadcast read the same text
 instead of ranking the entrants again for each request and socket. A version is

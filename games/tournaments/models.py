@@ -29,7 +29,7 @@ VARIANT_CHOICES = [("default", "Default"), ("straight", "Straight Gin"),
 
 class TournamentSchedule(models.Model):
     """A recurring event staff set up in the admin; beat creates each instance ahead of
-    time (``tournaments.services.schedules_create_due``)."""
+    time (``games.tournaments.services.schedules_create_due``)."""
 
     class Kind(models.TextChoices):
         DAILY = "daily", "Every day"
@@ -145,7 +145,7 @@ class Entrant(models.Model):
 
     @property
     def on_fire(self) -> bool:
-        from tournaments.core.scoring import ARENA_STREAK_FROM
+        from games.tournaments.core.scoring import ARENA_STREAK_FROM
 
         return self.streak >= ARENA_STREAK_FROM
 

@@ -2,5 +2,6 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    name = "tournaments"
+    name = "games.tournaments"
+    label = "tournaments"
     verbose_name = "Tournaments"

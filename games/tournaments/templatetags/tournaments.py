@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import template
 
-from tournaments import selectors
+from games.tournaments import selectors
 
 if TYPE_CHECKING:
     from accounts.models import User

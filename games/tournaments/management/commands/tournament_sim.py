@@ -1,6 +1,6 @@
 """``python manage.py tournament_sim --format swiss|arena --players N [--rounds R |
 --minutes M] [--level L] [--seed S] [--target T] [--json OUT] [--into-site-database]``:
-one complete tournament with computer-controlled entrants (tournaments/simulate.py),
+one complete tournament with computer-controlled entrants (games/tournaments/simulate.py),
 and a readable summary of it: the players' final standings, the matches played and
 whether every pairing and score follows the format's rules.
 
@@ -35,7 +35,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 from django.test.utils import override_settings
 
-from tournaments.simulate import check_summary, simulate
+from games.tournaments.simulate import check_summary, simulate
 
 #: Standings rows printed in the readable summary (the JSON has them all).
 SHOWN_ROWS = 20

@@ -1,12 +1,12 @@
 """The only tournaments module that sends to channel-layer groups, after commit.
 
-Groups (tournaments/consumers.py joins them; docs/protocol.md, "Tournament socket"):
+Groups (games/tournaments/consumers.py joins them; docs/protocol.md, "Tournament socket"):
 - ``tournament-<id>``: every socket of the tournament page; the ``standings``
   message (ranks, points, streaks, live matches: nothing about anyone's cards).
 - ``tournament-<id>-user-<user id>``: one player's sockets there; ``match_ready``.
 
 Each message is serialised once, here (the standings of each version once for
-every reader: tournaments/selectors.py): the event carries its JSON text
+every reader: games/tournaments/selectors.py): the event carries its JSON text
 (``{"type": "tournament.message", "text": ...}``) and every socket sends that text
 as it is (a standings message of 100 rows is ~10 KB; 500 sockets would otherwise
 serialise it 500 times, and the channel layer pack it 500 times).

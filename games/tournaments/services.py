@@ -5,7 +5,7 @@ Locks and idempotence. Every write that pairs or changes the course of a tournam
 locks its row first (``_lock``): two workers running the same task (a redelivery, a
 beat tick racing a match-finish task) run one after the other, and the second finds
 nothing left to do (waiting players are no longer waiting, the round is no longer
-finished). The unique constraints of ``tournaments.models`` back this up. A match's
+finished). The unique constraints of ``games.tournaments.models`` back this up. A match's
 result is recorded by ``match_finished`` inside the transaction that finishes the
 match (under its lock), once: the pairing's ``finished`` flag is checked and set
 there. Lock order is always: match, then tournament, then entrants; the tasks that

@@ -43,7 +43,7 @@ def simulate(
     level: str = "easy", seed: int = 0, target: int = 50,
 ) -> dict[str, Any]:
     """Run the tournament to its end and return the JSON summary (docs of the
-    command: tournaments/management/commands/tournament_sim.py)."""
+    command: games/tournaments/management/commands/tournament_sim.py)."""
     if format not in Format.values:
         raise ValueError("format must be swiss or arena")
     if players < 2:

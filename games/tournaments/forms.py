@@ -1,5 +1,5 @@
 """The form a registered player fills in to create a tournament (limits are checked
-again by tournaments.services.tournament_create)."""
+again by games.tournaments.services.tournament_create)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """What the games app tells the tournaments app: a finished match's result. (Who reads
-and writes a tournament's chat room, games/chat/selectors.py asks tournaments/selectors.py.)"""
+and writes a tournament's chat room, games/chat/selectors.py asks
+games/tournaments/selectors.py.)"""
 
 from __future__ import annotations
 

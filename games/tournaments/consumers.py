@@ -2,7 +2,7 @@
 
 ``/ws/tournament/<id>/``: thin: check the viewer may see the tournament, join its
 groups, send the current standings; then relay ``standings`` (everyone) and
-``match_ready`` (the player's own sockets) from tournaments/broadcast.py; a player
+``match_ready`` (the player's own sockets) from games/tournaments/broadcast.py; a player
 whose match is in play gets its ``match_ready`` again on connect (read after the
 socket joined its groups: a pairing committed meanwhile is never missed). A
 tournament match's finished table opens this socket too. Nothing
@@ -97,7 +97,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
 
 
 class TournamentChatConsumer(LobbyChatConsumer):
-    """Chat in one tournament's room (who reads and writes: tournaments.selectors)."""
+    """Chat in one tournament's room (who reads and writes: games.tournaments.selectors)."""
 
     def chat_room(self) -> dict:
         return {"match_id": None,
