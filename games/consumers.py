@@ -49,7 +49,8 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
 
     match_id: int
     # The match by its primary key alone, built once: the services it is handed to
-    # only read ``pk`` (building one per call was 2% of a socket process's CPU).
+    # only read ``pk`` (building one per call showed in a socket process's profile:
+    # docs/benchmarks-log.md, "daphne's per-frame costs").
     match_ref: Match
     seat: int | None
     version: int

@@ -85,7 +85,7 @@ class Match(models.Model):
         # and PostgreSQL writes the new row version into every index whose condition
         # it meets: the indexes of columns that are null while a match is in play are
         # partial (they leave those rows out), and none repeats another's leading
-        # column (docs/benchmarks.md).
+        # column (docs/benchmarks-log.md, "Two round trips a move, fewer indexes").
         constraints = [
             models.UniqueConstraint(
                 fields=[field], name=f"match_{field}", condition=_is_set(field)

@@ -216,7 +216,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # comma-separated; channels-redis spreads groups and channels over them by hash). It is
 # channels-redis's pub/sub layer: one PUBLISH per group send, where the list-based
 # layer (CHANNEL_LAYER=core) runs several commands and costs the ASGI processes more
-# CPU per move (docs/benchmarks.md, "Live load").
+# CPU per move (docs/benchmarks-log.md, "The pub/sub layer and lighter socket hops").
 CHANNEL_REDIS_URLS = [
     url.strip() for url in os.environ.get("CHANNEL_REDIS_URLS", REDIS_URL).split(",") if url.strip()
 ]
@@ -418,7 +418,7 @@ LEADERBOARD_PAIR_LIMIT = int(os.environ.get("LEADERBOARD_PAIR_LIMIT", "3"))
 OFFLINE_APP_RELEASE = os.environ.get("OFFLINE_APP_RELEASE", "")
 # Leaderboards (synced into django-celery-beat's PeriodicTask table, editable in the admin).
 # Every 60 s: a rated match shows on the weekly and monthly boards within a minute
-# (about 1.4 s of database work per run at 10,000 players: docs/benchmarks.md).
+# (what a run costs at 10,000 players: docs/benchmarks.md, "Leaderboards").
 CELERY_BEAT_SCHEDULE["leaderboards-refresh-boards"] = {
     "task": "leaderboards.refresh_boards",
     "schedule": 60.0,

@@ -1,11 +1,12 @@
 """PostgreSQL's ``timestamptz`` values read with the standard library's parser.
 
-Django's psycopg loader parses each timestamp with psycopg's pure-Python parser
-(about 10 µs); a move reads eight of them (the match's, its hand's, its seats' and
-their users'), about a tenth of the move's CPU in the service. This loader gives the
-same values with ``datetime.fromisoformat`` (about 1 µs) and hands anything that
-parser refuses (``infinity``, dates before Christ) to Django's. It is registered on
-each new connection (ginsite/apps.py).
+Django's psycopg loader parses each timestamp with psycopg's pure-Python parser,
+and a move reads eight of them (the match's, its hand's, its seats' and their
+users'): a visible part of the move's CPU in the service (docs/benchmarks-log.md,
+"Prepared statements"). This loader gives the same values with
+``datetime.fromisoformat``, written in C, and hands anything that parser refuses
+(``infinity``, dates before Christ) to Django's. It is registered on each new
+connection (ginsite/apps.py).
 """
 
 from __future__ import annotations

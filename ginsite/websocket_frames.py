@@ -11,9 +11,9 @@ when the ASGI application loads (ginsite/asgi.py calls ``install``).
   coloured with click) are computed before the logger sees that debug lines are off.
   Here they are computed only if the line is written.
 
-Together they were about 7% of an ASGI process's Python time at 400 players
-(py-spy, docs/benchmarks.md). The frames on the wire are the same; nothing else of
-autobahn changes.
+Both showed in a profile of an ASGI process under load (py-spy; the figures are in
+docs/benchmarks-log.md, "daphne's per-frame costs"). The frames on the wire are the
+same; nothing else of autobahn changes.
 """
 
 from __future__ import annotations

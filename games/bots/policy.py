@@ -4,7 +4,7 @@
 browser's offline medium chooses exactly as it does (tests/offline/test_crosscheck.py).
 Other values of its fields are the knobs that the self-play tuning of the search
 levels' default move turns (``bench/bottune.py``; the values chosen and their
-measurement are in docs/benchmarks.md, "The ladder (issue 16)").
+measurement are in docs/benchmarks-log.md, "The ladder (issue 16)").
 """
 
 from __future__ import annotations

@@ -92,8 +92,9 @@ LEVELS = {
 """Expert plays the same default move as hard and searches more of it: more simulated
 turns, one more discard, worlds drawn four for one and pulled as hard's hands play
 out, and a lower margin; and it plays for the match, not for the hand's points
-(docs/benchmarks.md, "The ladder (issue 16)"). Up to 1,200 worlds took its decisions'
-95th percentile past one second."""
+(docs/benchmarks-log.md, "The ladder (issue 16)"). It keeps the default cap of
+``max_worlds``: a higher cap took its decisions past the one-second target (the
+decision times: docs/benchmarks.md, "Computer opponents")."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
@@ -242,7 +243,7 @@ def choose(
         # playout policy, weaker than ours, so the playouts undervalue waiting. Against
         # the knock a decline needs to win despite that bias; a knock where the
         # default waits would win because of it (hard knocked at almost every chance
-        # and lost points per hand: docs/benchmarks.md, "Computer opponents").
+        # and lost points per hand: docs/benchmarks-log.md, "Computer opponents").
         moves.insert(0, ("knock", INDEX[knock[1]["card"]]))
     elif knock is not None and equity is not None and equity.endgame(ENDGAME_NEED):
         moves.append(("knock", INDEX[knock[1]["card"]]))

@@ -28,7 +28,7 @@ PASSED_MELD = 0.3
 """... per recent pass of a card that would have made a meld in its hand."""
 PULL = 0.03
 """The deadwood pull per opponent turn (see ``world_weight``), calibrated on real
-hands with ``bench/botcalibrate.py`` (docs/benchmarks.md, "The ladder")."""
+hands with ``bench/botcalibrate.py`` (docs/benchmarks-log.md, "The ladder")."""
 PULL_CAP = 0.45
 
 
@@ -51,8 +51,8 @@ LINEAR_PULL = Pull()
 SQUARE_PULL = Pull(base=0.02, linear=0.0, square=0.004, cap=0.6)
 """Calibrated on hard's hands, where the linear pull's worlds held too little deadwood
 at the opponent's fifth turn (20.5 against 23.7) and a quarter too much from its tenth
-(8.2 against 6.6; this pull: 22.4 and 6.4): expert's worlds (docs/benchmarks.md, "The
-ladder")."""
+(8.2 against 6.6; this pull: 22.4 and 6.4): expert's worlds (docs/benchmarks-log.md,
+"The ladder")."""
 
 
 def sim_rules(k: Knowledge) -> SimRules:

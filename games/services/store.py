@@ -16,7 +16,8 @@ protocol: one message out, the answers back, no pipeline to drive), and these
 statements are prepared on each connection at first use (``_as_run``): the text of
 each is fixed (the write's varies only with which fields a move changed), so
 PostgreSQL parses and plans it once per connection instead of once per move, which
-halves its CPU for a move's statements (docs/benchmarks.md).
+cuts PostgreSQL's CPU for a move's statements (measured: docs/benchmarks-log.md,
+"Prepared statements").
 ``DATABASE_PREPARED_STATEMENTS=0`` turns that off, behind a connection pooler in
 transaction mode, which cannot carry statements prepared with SQL ``PREPARE``
 (docs/operations.md).
@@ -281,8 +282,8 @@ def _from_db(
     kind: type[models.Model], alias: str, attnames: list[str], values: list[Any]
 ) -> models.Model:
     """``kind.from_db`` for a row of all its concrete fields: the instance's attributes
-    set directly, as ``Model.__init__`` sets them one by one (a third of the cost), when
-    nothing listens to the model's init signals."""
+    set directly, which costs less than ``Model.__init__`` setting them one by one on
+    the path of every move, when nothing listens to the model's init signals."""
     if pre_init.has_listeners(kind) or post_init.has_listeners(kind):
         return kind.from_db(alias, attnames, values)
     obj = kind.__new__(kind)

@@ -450,8 +450,8 @@ def _start_pairings(t: Tournament, pairs: list[tuple[Entrant, Entrant]],
 def _mark_paired(opponents: dict[int, int]) -> None:
     """Each paired entrant (id -> its opponent's id) stops waiting and remembers its
     opponent, in one UPDATE with a plain SQL ``CASE`` (PostgreSQL and SQLite alike):
-    ``bulk_update`` builds a Django expression per row, 0.8 s of CPU for the 500
-    entrants of an arena's start."""
+    ``bulk_update`` builds a Django expression per row, costly for the hundreds of
+    entrants of an arena's start (measured: docs/benchmarks-log.md, last section)."""
     if not opponents:
         return
     table = connection.ops.quote_name(Entrant._meta.db_table)
