@@ -12,7 +12,8 @@ from django.utils import timezone
 from accounts.models import ModerationAction, Mute, Profile, User
 from accounts.selectors import player_stats, recent_matches
 from games.chat.models import UserBlock
-from games.models import Hand, Match, Seat
+from games.models import Match, Seat
+from tests.factories import create_finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -23,80 +24,21 @@ def signed_in(user: User) -> Client:
     return client
 
 
-def finished_match(
-    me: User,
-    other: User | None,
-    *,
-    variant: str,
-    my_seat: int,
-    won: bool,
-    hands: list[tuple[int | None, int, str]],
-    my_extras: dict | None = None,
-) -> Match:
-    """A finished match; ``hands`` are (winner seat, points, kind) per hand."""
-    now = timezone.now()
-    match = Match.objects.create(
-        kind=Match.Kind.FRIEND,
-        variant=variant,
-        rules={},
-        status=Match.Status.FINISHED,
-        winner_seat=my_seat if won else 1 - my_seat,
-        end_reason=Match.EndReason.TARGET,
-        finished_at=now,
-    )
-    Seat.objects.create(match=match, index=my_seat, user=me, score=120, **(my_extras or {}))
-    Seat.objects.create(
-        match=match,
-        index=1 - my_seat,
-        user=other,
-        bot_level="" if other else "hard",
-        score=45,
-    )
-    for number, (winner, points, kind) in enumerate(hands, start=1):
-        Hand.objects.create(
-            match=match,
-            number=number,
-            dealer=0,
-            seed=b"x",
-            seed_hash="0" * 64,
-            state={},
-            result_kind=kind,
-            winner_seat=winner,
-            points=points,
-            finished_at=now,
-        )
-    return match
-
-
 @pytest.fixture
 def ann_with_history(make_user) -> User:
     ann, bob = make_user("ann"), make_user("bob")
-    finished_match(
-        ann,
-        bob,
-        variant="default",
-        my_seat=0,
-        won=True,
+    create_finished_match(
+        (ann, bob), kind=Match.Kind.FRIEND, winner=0, scores=(120, 45), hands_won=(2, 0),
         hands=[(0, 30, "gin"), (1, 10, "knock"), (0, 20, "knock")],
-        my_extras={"hands_won": 2, "gins": 1},
     )
-    finished_match(
-        ann,
-        None,
-        variant="oklahoma",
-        my_seat=1,
-        won=False,
+    create_finished_match(
+        (None, ann), bot_level="hard", rated=False, variant="oklahoma", winner=0,
+        scores=(45, 120), hands_won=(0, 1), gins=(0, 0), big_gins=(0, 1),
         hands=[(1, 40, "big_gin"), (0, 25, "undercut")],
-        my_extras={"hands_won": 1, "big_gins": 1},
     )
-    finished_match(
-        ann,
-        bob,
-        variant="default",
-        my_seat=1,
-        won=True,
-        hands=[(1, 15, "undercut")],
-        my_extras={"hands_won": 1, "undercuts": 1},
+    create_finished_match(
+        (bob, ann), kind=Match.Kind.FRIEND, winner=1, scores=(45, 120), hands_won=(0, 1),
+        gins=(0, 0), undercuts=(0, 1), hands=[(1, 15, "undercut")],
     )
     # Still in play: not counted.
     active = Match.objects.create(kind=Match.Kind.FRIEND, rules={}, status=Match.Status.ACTIVE)
@@ -128,7 +70,8 @@ def test_profile_page_shows_stats_and_recent_matches(ann_with_history, make_user
 def test_profile_names_variants_as_the_lobby_does(make_user) -> None:
     cy, dan = make_user("cy"), make_user("dan")
     for variant in ("time_freedom", "time_freedom", "straight"):
-        finished_match(cy, dan, variant=variant, my_seat=0, won=True, hands=[(0, 30, "gin")])
+        create_finished_match((cy, dan), kind=Match.Kind.FRIEND, variant=variant,
+                              hands=[(0, 30, "gin")])
     html = signed_in(dan).get("/players/cy/").content.decode()
     assert "favourite variant: Time Freedom" in html
     recent = html.split('aria-label="Recent matches"')[1]

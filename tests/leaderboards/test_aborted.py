@@ -22,8 +22,7 @@ from leaderboards.services import (
     rating_apply_match,
     ratings_apply_pending,
 )
-from tests.factories import create_user
-from tests.leaderboards.conftest import finish_match, make_player
+from tests.factories import create_finished_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -111,9 +110,9 @@ def test_a_resignation_after_two_moves_each_is_rated_and_counted():
 
 
 def test_an_aborted_match_counts_on_no_computer_board():
-    ann = make_player("ann")
+    ann = create_user("ann")
     at = datetime(2026, 11, 20, 12, tzinfo=UTC)
-    match = finish_match((ann, None), finished_at=at, rated=False, bot_level="expert")
+    match = create_finished_match((ann, None), finished_at=at, rated=False, bot_level="expert")
     Match.objects.filter(pk=match.pk).update(aborted=True)
     computer_boards_recompute()
     assert not ComputerBoardEntry.objects.filter(user=ann).exists()
@@ -151,10 +150,12 @@ WEEK_DAY = datetime(2026, 11, 25, 12, tzinfo=UTC)  # a Wednesday
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_the_fourth_match_of_the_same_two_players_in_a_week_does_not_count(settings):
     assert settings.LEADERBOARD_PAIR_LIMIT == 3
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     for n in range(4):  # ann beats bob four times; the last one (the fourth) is not counted
-        finish_match((ann, bob), finished_at=WEEK_DAY + timedelta(hours=n), scores=(100 + n, 10))
-    finish_match((ann, cid), finished_at=WEEK_DAY + timedelta(hours=5), scores=(50, 5))
+        create_finished_match(
+            (ann, bob), finished_at=WEEK_DAY + timedelta(hours=n), scores=(100 + n, 10),
+        )
+    create_finished_match((ann, cid), finished_at=WEEK_DAY + timedelta(hours=5), scores=(50, 5))
     for kind in PeriodKind:
         period = period_containing(kind, WEEK_DAY)
         board = board_recompute(period=period, now=period.end - timedelta(seconds=1))
@@ -171,11 +172,11 @@ def test_the_fourth_match_of_the_same_two_players_in_a_week_does_not_count(setti
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_the_limit_starts_again_in_the_next_week():
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     for n in range(4):
-        finish_match((ann, bob), finished_at=WEEK_DAY + timedelta(hours=n))
+        create_finished_match((ann, bob), finished_at=WEEK_DAY + timedelta(hours=n))
     next_week = WEEK_DAY + timedelta(days=7)
-    finish_match((ann, bob), finished_at=next_week)
+    create_finished_match((ann, bob), finished_at=next_week)
     period = period_containing(PeriodKind.WEEK, next_week)
     board = board_recompute(period=period, now=period.end - timedelta(seconds=1))
     assert BoardEntry.objects.get(board=board, user=ann).matches_played == 1
@@ -183,9 +184,9 @@ def test_the_limit_starts_again_in_the_next_week():
 
 def test_a_farmed_pair_cannot_reach_the_board_alone():
     # Five wins over the same friend: only three count, two short of the five needed.
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     for n in range(5):
-        finish_match((ann, bob), finished_at=WEEK_DAY + timedelta(minutes=n))
+        create_finished_match((ann, bob), finished_at=WEEK_DAY + timedelta(minutes=n))
     period = period_containing(PeriodKind.WEEK, WEEK_DAY)
     board = board_recompute(period=period, now=period.end - timedelta(seconds=1))
     entry = BoardEntry.objects.get(board=board, user=ann)

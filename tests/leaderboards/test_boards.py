@@ -9,7 +9,7 @@ from django.test import override_settings
 from leaderboards.models import Board, BoardEntry
 from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.services import FINALISE_GRACE, BoardError, board_recompute, boards_refresh
-from tests.leaderboards.conftest import finish_match, make_player
+from tests.factories import create_finished_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -36,30 +36,30 @@ def standings(period, now=None) -> list[tuple]:
 def play(winner_user, loser_user, times, *, at, winner_points=150, loser_points=40, **kwargs):
     for _ in range(times):
         scores = (winner_points, loser_points)
-        finish_match((winner_user, loser_user), finished_at=at, scores=scores, **kwargs)
+        create_finished_match((winner_user, loser_user), finished_at=at, scores=scores, **kwargs)
 
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_sunday_235959_counts_for_its_week_and_monday_midnight_for_the_next():
-    ann, bob = make_player("ann"), make_player("bob")
-    finish_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, scores=(120, 30))
-    finish_match((bob, ann), finished_at=MONDAY_MIDNIGHT, scores=(200, 10))
+    ann, bob = create_user("ann"), create_user("bob")
+    create_finished_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, scores=(120, 30))
+    create_finished_match((bob, ann), finished_at=MONDAY_MIDNIGHT, scores=(200, 10))
     assert standings(WEEK_48) == [(1, "ann", 120, 1, 3, 1), (2, "bob", 30, 0, 1, 0)]
     assert standings(WEEK_49) == [(1, "bob", 200, 1, 3, 1), (2, "ann", 10, 0, 1, 0)]
 
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_month_boundary_in_utc():
-    ann, bob = make_player("ann"), make_player("bob")
-    finish_match((ann, bob), finished_at=datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC))
-    finish_match((bob, ann), finished_at=datetime(2026, 12, 1, 0, 0, 0, tzinfo=UTC))
+    ann, bob = create_user("ann"), create_user("bob")
+    create_finished_match((ann, bob), finished_at=datetime(2026, 11, 30, 23, 59, 59, tzinfo=UTC))
+    create_finished_match((bob, ann), finished_at=datetime(2026, 12, 1, 0, 0, 0, tzinfo=UTC))
     now = datetime(2026, 12, 2, tzinfo=UTC)
     assert [r[1] for r in standings(NOVEMBER, now)] == ["ann", "bob"]
     assert [r[1] for r in standings(DECEMBER, now)] == ["bob", "ann"]
 
 
 def test_minimum_matches_to_be_ranked():
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     play(ann, bob, 3, at=SUNDAY_LAST_SECOND)
     play(cid, bob, 2, at=SUNDAY_LAST_SECOND, winner_points=500)
     with override_settings(LEADERBOARD_MIN_MATCHES=5):
@@ -75,18 +75,26 @@ def test_minimum_matches_to_be_ranked():
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_ties_are_broken_by_matches_won_hands_won_gins_then_the_earlier_account():
-    players = [make_player(name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")]
+    players = [create_user(name) for name in ("p1", "p2", "p3", "p4", "p5", "p6")]
     p1, p2, p3, p4, p5, p6 = players
-    rival = make_player("rival")
+    rival = create_user("rival")
     at = SUNDAY_LAST_SECOND
     # All on 100 points. p5 and p4 won a match; p4 more hands; p3/p2/p1 lost with more
     # gins for p3; p1 and p2 identical: the earlier account (p1) first.
-    finish_match((p4, rival), finished_at=at, scores=(100, 0), hands_won=(4, 0))
-    finish_match((p5, rival), finished_at=at, scores=(100, 0), hands_won=(2, 0))
-    finish_match((rival, p3), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 2))
-    finish_match((rival, p2), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1))
-    finish_match((rival, p1), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1))
-    finish_match((rival, p6), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1))
+    create_finished_match((p4, rival), finished_at=at, scores=(100, 0), hands_won=(4, 0))
+    create_finished_match((p5, rival), finished_at=at, scores=(100, 0), hands_won=(2, 0))
+    create_finished_match(
+        (rival, p3), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 2),
+    )
+    create_finished_match(
+        (rival, p2), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1),
+    )
+    create_finished_match(
+        (rival, p1), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1),
+    )
+    create_finished_match(
+        (rival, p6), finished_at=at, scores=(300, 100), hands_won=(2, 2), gins=(0, 1),
+    )
     expected = ["rival", "p4", "p5", "p3", "p1", "p2", "p6"]
     assert [r[1] for r in standings(WEEK_48)] == expected
     assert [r[0] for r in standings(WEEK_48)] == [1, 2, 3, 4, 5, 6, 7]
@@ -94,7 +102,7 @@ def test_ties_are_broken_by_matches_won_hands_won_gins_then_the_earlier_account(
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_recomputing_changes_no_row_and_picks_up_new_matches():
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     play(ann, bob, 2, at=SUNDAY_LAST_SECOND - timedelta(days=1))
     first = standings(WEEK_48)
     rows = list(BoardEntry.objects.order_by("pk").values())
@@ -111,21 +119,23 @@ def test_recomputing_changes_no_row_and_picks_up_new_matches():
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_guests_unrated_and_computer_matches_are_not_on_the_period_boards():
-    ann, bob = make_player("ann"), make_player("bob")
-    guest = make_player("guest-1a2b3c", guest=True)
-    finish_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, scores=(90, 10))
-    finish_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, rated=False, scores=(900, 0))
-    finish_match((guest, ann), finished_at=SUNDAY_LAST_SECOND, rated=True, scores=(900, 0))
-    finish_match((bob, None), finished_at=SUNDAY_LAST_SECOND, bot_level="hard", rated=False)
+    ann, bob = create_user("ann"), create_user("bob")
+    guest = create_user("guest-1a2b3c", guest=True)
+    create_finished_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, scores=(90, 10))
+    create_finished_match((ann, bob), finished_at=SUNDAY_LAST_SECOND, rated=False, scores=(900, 0))
+    create_finished_match((guest, ann), finished_at=SUNDAY_LAST_SECOND, rated=True, scores=(900, 0))
+    create_finished_match(
+        (bob, None), finished_at=SUNDAY_LAST_SECOND, bot_level="hard", rated=False,
+    )
     # Unrated and computer matches never count. A guest never appears, even in a match
     # wrongly flagged rated (ann's own line of it still counts: 1 more hand won).
     assert standings(WEEK_48) == [(1, "ann", 90, 1, 4, 1), (2, "bob", 10, 0, 1, 0)]
 
 
 def test_a_period_is_finalised_after_its_end_and_never_changes_afterwards():
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     with override_settings(LEADERBOARD_MIN_MATCHES=1):
-        finish_match((ann, bob), finished_at=SUNDAY_LAST_SECOND)
+        create_finished_match((ann, bob), finished_at=SUNDAY_LAST_SECOND)
         # Just after the end, within the grace for late commits: still open.
         board = board_recompute(period=WEEK_48, now=WEEK_48.end + timedelta(seconds=30))
         assert not board.is_final
@@ -133,7 +143,7 @@ def test_a_period_is_finalised_after_its_end_and_never_changes_afterwards():
         assert board.is_final
         final_rows = list(BoardEntry.objects.filter(board=board).order_by("rank").values())
         # A late record and a changed setting do not alter a final board.
-        finish_match((bob, ann), finished_at=SUNDAY_LAST_SECOND, scores=(999, 0))
+        create_finished_match((bob, ann), finished_at=SUNDAY_LAST_SECOND, scores=(999, 0))
     with override_settings(LEADERBOARD_MIN_MATCHES=3):
         again = board_recompute(period=WEEK_48, now=DURING_WEEK_49)
     assert again.finalised_at == board.finalised_at
@@ -143,9 +153,9 @@ def test_a_period_is_finalised_after_its_end_and_never_changes_afterwards():
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_the_beat_refresh_computes_current_periods_and_finalises_ended_ones():
-    ann, bob = make_player("ann"), make_player("bob")
-    finish_match((ann, bob), finished_at=SUNDAY_LAST_SECOND)
-    finish_match((bob, ann), finished_at=MONDAY_MIDNIGHT + timedelta(hours=1))
+    ann, bob = create_user("ann"), create_user("bob")
+    create_finished_match((ann, bob), finished_at=SUNDAY_LAST_SECOND)
+    create_finished_match((bob, ann), finished_at=MONDAY_MIDNIGHT + timedelta(hours=1))
 
     def final_boards() -> set[str]:
         return {str(b) for b in Board.objects.filter(finalised_at__isnull=False)}
@@ -174,8 +184,8 @@ def test_a_future_period_cannot_be_computed():
 
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_rebuild_command_rebuilds_any_period_from_the_records(capsys):
-    ann, bob = make_player("ann"), make_player("bob")
-    finish_match((ann, bob), finished_at=datetime(2025, 3, 5, 12, tzinfo=UTC))
+    ann, bob = create_user("ann"), create_user("bob")
+    create_finished_match((ann, bob), finished_at=datetime(2025, 3, 5, 12, tzinfo=UTC))
     call_command("rebuild_leaderboard", "--period", "month", "--date", "2025-03-20")
     board = Board.objects.get(kind="month", period_start=datetime(2025, 3, 1, tzinfo=UTC))
     assert board.is_final

@@ -13,7 +13,7 @@ from leaderboards.models import Rating
 from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.selectors import period_url
 from leaderboards.services import board_recompute, computer_boards_recompute
-from tests.leaderboards.conftest import finish_match, make_player
+from tests.factories import create_finished_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +41,8 @@ def standing(html: str) -> str:
 def make_field(count: int, *, at: datetime, prefix: str = "p") -> list:
     """``count`` players, player i with 5 wins of 100 + i points against a sparring
     partner (the higher i, the higher on the board). Bulk-created: fast."""
-    users = [make_player(f"{prefix}{i:03d}") for i in range(count)]
-    sparring = make_player(f"{prefix}-sparring")
+    users = [create_user(f"{prefix}{i:03d}") for i in range(count)]
+    sparring = create_user(f"{prefix}-sparring")
     per_match = [(i, user) for i, user in enumerate(users) for _ in range(5)]
     matches = Match.objects.bulk_create(
         Match(kind="quick", rules={}, status="finished", rated=True, winner_seat=0, finished_at=at)
@@ -61,10 +61,10 @@ def make_field(count: int, *, at: datetime, prefix: str = "p") -> list:
 
 def test_this_week_board_ranks_players_and_links_profiles(client):
     now = timezone.now()
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     for _ in range(5):
-        finish_match((ann, bob), finished_at=now, scores=(100, 20))
-    finish_match((cid, ann), finished_at=now, scores=(300, 0))
+        create_finished_match((ann, bob), finished_at=now, scores=(100, 20))
+    create_finished_match((cid, ann), finished_at=now, scores=(300, 0))
     board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
     html = client.get("/leaderboards/").content.decode()
     assert rows(html) == [("1", "ann"), ("2", "bob")]  # cid: 1 match of the 5 needed
@@ -116,7 +116,7 @@ def test_each_tab_costs_the_same_queries_for_10_or_120_players(
 ):
     settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 1
     now = timezone.now()
-    client.force_login(make_player("viewer"))
+    client.force_login(create_user("viewer"))
 
     def grow(count: int, prefix: str) -> None:
         users = make_field(count, at=now, prefix=prefix)
@@ -193,9 +193,11 @@ def test_players_hidden_after_finalisation_leave_no_gap_beyond_the_top_100(clien
 def test_a_banned_player_ahead_on_a_computer_board_moves_the_viewer_up(client, settings):
     settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 1
     at = datetime(2026, 1, 5, tzinfo=UTC)
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     for user, winner in [(ann, 0), (bob, 0), (bob, 1), (cid, 1)]:
-        finish_match((user, None), finished_at=at, winner=winner, bot_level="expert", rated=False)
+        create_finished_match(
+            (user, None), finished_at=at, winner=winner, bot_level="expert", rated=False,
+        )
     computer_boards_recompute()
     ann.is_active = False
     ann.save()
@@ -208,9 +210,9 @@ def test_a_banned_player_ahead_on_a_computer_board_moves_the_viewer_up(client, s
 def test_past_periods_stay_browsable(client):
     now = timezone.now()
     last_week = period_containing(PeriodKind.WEEK, now).previous()
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     for _ in range(5):
-        finish_match((bob, ann), finished_at=last_week.start + timedelta(hours=1))
+        create_finished_match((bob, ann), finished_at=last_week.start + timedelta(hours=1))
     board_recompute(period=last_week, now=now)
     year, week = last_week.url_args
     html = client.get("/leaderboards/").content.decode()
@@ -255,9 +257,9 @@ def test_the_own_line_tells_the_truth_in_every_state(client):
     match record: never "no rated match" to a player who has some."""
     now = timezone.now()
     week = period_containing(PeriodKind.WEEK, now)
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
     for _ in range(3):
-        finish_match((ann, bob), finished_at=now, scores=(100, 20))
+        create_finished_match((ann, bob), finished_at=now, scores=(100, 20))
 
     # The board of this week has not been computed yet.
     client.force_login(ann)
@@ -269,7 +271,7 @@ def test_the_own_line_tells_the_truth_in_every_state(client):
     )
     # Computed before a player's first match: the same, for one match.
     board_recompute(period=week, now=now)
-    finish_match((cid, bob), finished_at=now, scores=(50, 0))
+    create_finished_match((cid, bob), finished_at=now, scores=(50, 0))
     client.force_login(cid)
     html = client.get("/leaderboards/").content.decode()
     assert standing(html).startswith("You have 1 rated match this week, finished since the board")
@@ -282,8 +284,8 @@ def test_the_own_line_tells_the_truth_in_every_state(client):
         "You have played 1 rated match this week (50 points): 4 more to be ranked."
     )
     # No rated match at all (an unrated match against the computer does not count).
-    dan = make_player("dan")
-    finish_match((dan, None), finished_at=now, bot_level="hard", rated=False)
+    dan = create_user("dan")
+    create_finished_match((dan, None), finished_at=now, bot_level="hard", rated=False)
     client.force_login(dan)
     html = client.get("/leaderboards/").content.decode()
     assert standing(html) == (
@@ -293,7 +295,7 @@ def test_the_own_line_tells_the_truth_in_every_state(client):
     html = client.get(period_url(week.previous())).content.decode()
     assert standing(html) == f"You had no rated match in {week.previous().label}."
     # A guest is never ranked, and is told how to be.
-    client.force_login(make_player("guest-1a2b3c", guest=True))
+    client.force_login(create_user("guest-1a2b3c", guest=True))
     html = client.get("/leaderboards/month/").content.decode()
     assert standing(html) == (
         "Guests are not ranked: sign up to play rated matches against people and appear"
@@ -302,16 +304,10 @@ def test_the_own_line_tells_the_truth_in_every_state(client):
 
 
 def test_rating_board_and_own_rating(client):
-    ann, bob, guest = make_player("ann"), make_player("bob"), make_player("g-1", guest=True)
-    banned = make_player("banned", active=False)
-    Rating.objects.bulk_create(
-        [
-            Rating(user=ann, rating=1620.4, deviation=80, rated_matches=12),
-            Rating(user=bob, rating=1620.4, deviation=90, rated_matches=3),
-            Rating(user=banned, rating=2000, rated_matches=40),
-            Rating(user=guest, rating=1900, rated_matches=1),
-        ]
-    )
+    create_user("ann", rating={"rating": 1620.4, "deviation": 80, "rated_matches": 12})
+    bob = create_user("bob", rating={"rating": 1620.4, "deviation": 90, "rated_matches": 3})
+    create_user("g-1", guest=True, rating=1900)
+    create_user("banned", is_active=False, rating={"rating": 2000, "rated_matches": 40})
     html = client.get("/leaderboards/rating/").content.decode()
     assert rows(html) == [("1", "ann"), ("2", "bob")]  # tie: the earlier account first
     assert 'id="your-standing"' not in html  # a visitor has no line of their own
@@ -319,7 +315,7 @@ def test_rating_board_and_own_rating(client):
     html = client.get("/leaderboards/rating/").content.decode()
     assert rows(html) == [("1", "ann"), ("2", "bob")]
     assert standing(html) == "Your position: #2 with a rating of 1620 ± 90."
-    client.force_login(make_player("newcomer"))
+    client.force_login(create_user("newcomer"))
     html = client.get("/leaderboards/rating/").content.decode()
     assert "You are not rated yet" in standing(html)
 
@@ -327,11 +323,11 @@ def test_rating_board_and_own_rating(client):
 def test_computer_boards_rank_win_rate_per_level(client, settings):
     settings.LEADERBOARD_MIN_COMPUTER_MATCHES = 3
     at = datetime(2026, 1, 5, tzinfo=UTC)
-    ann, bob, cid = make_player("ann"), make_player("bob"), make_player("cid")
-    guest = make_player("guest-0a0a0a", guest=True)
+    ann, bob, cid = create_user("ann"), create_user("bob"), create_user("cid")
+    guest = create_user("guest-0a0a0a", guest=True)
     for user, wins, losses in [(ann, 3, 1), (bob, 4, 0), (cid, 1, 1), (guest, 9, 0)]:
         for i in range(wins + losses):
-            finish_match(
+            create_finished_match(
                 (None, user) if i % 2 else (user, None),
                 finished_at=at,
                 winner=(1 if i % 2 else 0) if i < wins else (0 if i % 2 else 1),
@@ -339,7 +335,7 @@ def test_computer_boards_rank_win_rate_per_level(client, settings):
                 rated=False,
             )
     for _ in range(3):
-        finish_match((cid, None), finished_at=at, bot_level="hard", rated=False)
+        create_finished_match((cid, None), finished_at=at, bot_level="hard", rated=False)
     computer_boards_recompute()
     computer_boards_recompute()  # idempotent
     client.force_login(cid)
@@ -359,8 +355,8 @@ def test_computer_boards_rank_win_rate_per_level(client, settings):
 def test_a_board_counts_one_match_and_one_point_in_the_singular(client, settings):
     settings.LEADERBOARD_MIN_MATCHES = 1
     now = timezone.now()
-    ann, bob = make_player("ann"), make_player("bob")
-    finish_match((ann, bob), finished_at=now, scores=(1, 0))
+    ann, bob = create_user("ann"), create_user("bob")
+    create_finished_match((ann, bob), finished_at=now, scores=(1, 0))
     board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
     client.force_login(ann)
     html = client.get("/leaderboards/").content.decode()
@@ -375,6 +371,6 @@ def test_computer_boards_say_which_levels_count_and_why(client):
         "Only the hard and expert computers have boards: against the easy and medium levels"
         " a regular player wins nearly every match"
     )
-    client.force_login(make_player("guest-9f9f9f", guest=True))
+    client.force_login(create_user("guest-9f9f9f", guest=True))
     html = client.get("/leaderboards/computer/").content.decode()
     assert standing(html).startswith("Guests are not ranked: sign up to keep your matches")

@@ -11,7 +11,7 @@ from leaderboards import hooks
 from leaderboards.models import Rating, RatingChange
 from leaderboards.selectors import rating_chart
 from leaderboards.services import rating_apply_match, ratings_apply_pending
-from tests.leaderboards.conftest import finish_match, make_player
+from tests.factories import create_finished_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,8 @@ def rating_of(user) -> tuple[int, int]:
 
 
 def test_a_rated_match_moves_both_ratings_once():
-    ann, bob = make_player("ann"), make_player("bob")
-    match = finish_match((ann, bob), finished_at=AT, winner=0)
+    ann, bob = create_user("ann"), create_user("bob")
+    match = create_finished_match((ann, bob), finished_at=AT, winner=0)
     assert rating_apply_match(match_id=match.pk) is True
     assert rating_of(ann) == (1662, 1)  # two new players: +/-162 on Glicko-2's defaults
     assert rating_of(bob) == (1338, 1)
@@ -40,18 +40,18 @@ def test_a_rated_match_moves_both_ratings_once():
 
 
 def test_a_draw_between_equals_keeps_the_ratings():
-    ann, bob = make_player("ann"), make_player("bob")
-    match = finish_match((ann, bob), finished_at=AT, winner=None)
+    ann, bob = create_user("ann"), create_user("bob")
+    match = create_finished_match((ann, bob), finished_at=AT, winner=None)
     rating_apply_match(match_id=match.pk)
     assert rating_of(ann) == (1500, 1) == rating_of(bob)
 
 
 def test_unrated_computer_and_unknown_matches_are_not_applied():
-    ann, bob = make_player("ann"), make_player("bob")
-    guest = make_player("guest-77aa00", guest=True)
-    unrated = finish_match((ann, bob), finished_at=AT, rated=False)
-    computer = finish_match((ann, None), finished_at=AT, rated=False, bot_level="expert")
-    with_guest = finish_match((ann, guest), finished_at=AT, rated=True)
+    ann, bob = create_user("ann"), create_user("bob")
+    guest = create_user("guest-77aa00", guest=True)
+    unrated = create_finished_match((ann, bob), finished_at=AT, rated=False)
+    computer = create_finished_match((ann, None), finished_at=AT, rated=False, bot_level="expert")
+    with_guest = create_finished_match((ann, guest), finished_at=AT, rated=True)
     for match in (unrated, computer, with_guest):
         assert rating_apply_match(match_id=match.pk) is False
     assert rating_apply_match(match_id=999_999) is False
@@ -60,9 +60,9 @@ def test_unrated_computer_and_unknown_matches_are_not_applied():
 
 
 def test_the_sweep_applies_missed_matches_oldest_first():
-    ann, bob = make_player("ann"), make_player("bob")
-    first = finish_match((ann, bob), finished_at=AT, winner=1)
-    second = finish_match((ann, bob), finished_at=AT + timedelta(hours=1), winner=0)
+    ann, bob = create_user("ann"), create_user("bob")
+    first = create_finished_match((ann, bob), finished_at=AT, winner=1)
+    second = create_finished_match((ann, bob), finished_at=AT + timedelta(hours=1), winner=0)
     assert ratings_apply_pending() == 2
     assert rating_of(ann)[1] == 2
     history = list(RatingChange.objects.filter(user=ann).order_by("at"))
@@ -81,10 +81,10 @@ def eager_celery():
 def test_finishing_a_rated_match_updates_ratings_after_commit(
     eager_celery, django_capture_on_commit_callbacks
 ):
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with transaction.atomic():
-            match = finish_match((ann, bob), finished_at=AT, winner=1)
+            match = create_finished_match((ann, bob), finished_at=AT, winner=1)
             hooks.match_finished(match)
             assert not Rating.objects.exists()  # nothing before the commit
     assert len(callbacks) == 1
@@ -92,14 +92,14 @@ def test_finishing_a_rated_match_updates_ratings_after_commit(
 
 
 def test_a_rolled_back_or_unrated_finish_enqueues_nothing(django_capture_on_commit_callbacks):
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     with django_capture_on_commit_callbacks() as callbacks:
-        hooks.match_finished(finish_match((ann, bob), finished_at=AT, rated=False))
+        hooks.match_finished(create_finished_match((ann, bob), finished_at=AT, rated=False))
     assert callbacks == []
     with django_capture_on_commit_callbacks() as callbacks:
         try:
             with transaction.atomic():
-                hooks.match_finished(finish_match((ann, bob), finished_at=AT))
+                hooks.match_finished(create_finished_match((ann, bob), finished_at=AT))
                 raise RuntimeError("the finishing transaction fails")
         except RuntimeError:
             pass
@@ -107,10 +107,12 @@ def test_a_rolled_back_or_unrated_finish_enqueues_nothing(django_capture_on_comm
 
 
 def test_rating_chart_draws_the_history():
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     assert rating_chart(user=ann).current is None
     for hours, winner in enumerate([0, 0, 1]):
-        match = finish_match((ann, bob), finished_at=AT + timedelta(hours=hours), winner=winner)
+        match = create_finished_match(
+            (ann, bob), finished_at=AT + timedelta(hours=hours), winner=winner,
+        )
         rating_apply_match(match_id=match.pk)
     chart = rating_chart(user=ann, width=300, height=100)
     points = [tuple(map(float, p.split(","))) for p in chart.points.split()]
@@ -125,10 +127,10 @@ def test_rating_chart_draws_the_history():
 
 
 def test_rating_chart_tag_renders_a_self_contained_svg():
-    ann, bob = make_player("ann"), make_player("bob")
+    ann, bob = create_user("ann"), create_user("bob")
     template = Template("{% load leaderboards %}{% rating_chart player %}")
     assert "No rated match yet." in template.render(Context({"player": ann}))
-    match = finish_match((ann, bob), finished_at=AT, winner=0)
+    match = create_finished_match((ann, bob), finished_at=AT, winner=0)
     rating_apply_match(match_id=match.pk)
     html = template.render(Context({"player": ann}))
     assert '<polyline points="4.0,156.0 636.0,4.0" fill="none"' in html

@@ -12,7 +12,8 @@ from ginsite.celery import app as celery_app
 from leaderboards import hooks
 from leaderboards.models import Board, BoardEntry, Rating
 from leaderboards.periods import PeriodKind, period_containing
-from tests.leaderboards.conftest import finish_match, make_player, wait_for
+from tests.factories import create_finished_match, create_user
+from tests.leaderboards.conftest import wait_for
 
 
 @pytest.mark.celery_worker
@@ -20,15 +21,15 @@ from tests.leaderboards.conftest import finish_match, make_player, wait_for
 def test_beat_task_and_rating_task_run_on_a_real_worker(live_celery_worker, settings):
     settings.LEADERBOARD_MIN_MATCHES = 5  # the worker reads the default, 5, too
     now = timezone.now()
-    ann, bob, cid, dan = (make_player(name) for name in ("ann", "bob", "cid", "dan"))
+    ann, bob, cid, dan = (create_user(name) for name in ("ann", "bob", "cid", "dan"))
     # Against several opponents: only 3 matches of the same two players count a week.
     for pair, times in (((ann, bob), 2), ((ann, cid), 3), ((bob, dan), 3)):
         for _ in range(times):
-            finish_match(pair, finished_at=now, scores=(120, 30))
+            create_finished_match(pair, finished_at=now, scores=(120, 30))
 
     # A rated match finishing: its rating update runs on the worker after the commit.
     with transaction.atomic():
-        match = finish_match((bob, ann), finished_at=now, scores=(200, 90), winner=0)
+        match = create_finished_match((bob, ann), finished_at=now, scores=(200, 90), winner=0)
         hooks.match_finished(match)
     wait_for(
         lambda: Rating.objects.filter(user=bob, rated_matches=1).exists(), worker=live_celery_worker
