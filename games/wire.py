@@ -1,0 +1,458 @@
+"""The typed wire: pydantic models of every message of docs/protocol.md.
+
+What the sockets and the bot API carry, as models: the engine's actions (what a
+client sends, ``Action``; what the view lists, ``LegalAction``), the player's and the
+spectator's ``View``, the ``match`` part of a state, and every frame of the match,
+chat, lobby and tournament sockets, both ways. The JSON Schemas under docs/schemas/
+are generated from these models (``python manage.py wire_schemas``; a test fails when
+the committed files differ), and the suite validates the frames of real matches
+against them.
+
+The engine stays pure (standard library only): it builds and checks its own dicts,
+and these models, at the edge, describe them. Server frames are still built as
+dicts (games/messages.py, games/chat/sockets.py, games/tournaments/): their bytes do
+not change; client frames are parsed through ``parse_match_frame``.
+
+Server models forbid unknown fields, so a schema lists every field a frame may
+carry (nothing else, hidden or not, can slip in unnoticed); a field marked
+``MISSING`` is left out of the frame when it does not apply.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    MISSING,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
+from pydantic.json_schema import GenerateJsonSchema
+
+__all__ = [
+    "MISSING",
+    "Action",
+    "LegalAction",
+    "MatchTable",
+    "ServerFrame",
+    "StateFrame",
+    "ValidationError",
+    "View",
+]
+
+
+class Wire(BaseModel):
+    """A message (or part of one) as the server sends it: exactly these fields."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# --- the small values ----------------------------------------------------------------
+
+Card = Annotated[
+    str,
+    Field(pattern=r"^[A2-9TJQK][CDHS]$", description='a card as the server writes it: "TD"'),
+]
+CardText = Annotated[
+    str,
+    Field(
+        pattern=r"^[A2-9TJQKatjqk][CDHScdhs]$",
+        description='a card as a client may write it (either case): "TD", "td"',
+    ),
+]
+Seat = Annotated[StrictInt, Field(ge=0, le=1, description="a seat: 0 or 1")]
+Count = Annotated[StrictInt, Field(ge=0)]
+Version = Annotated[StrictInt, Field(ge=0, description="the match version")]
+Pair = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+Cards = list[Card]
+Melds = list[list[Card]]
+Phase = Literal["first_turn", "draw", "discard", "over"]
+Timestamp = Annotated[
+    str, Field(description="ISO 8601, UTC, e.g. 2026-01-02T10:00:30.500Z")
+]
+CardsPair = Annotated[list[Cards], Field(min_length=2, max_length=2)]
+MeldsPair = Annotated[list[Melds], Field(min_length=2, max_length=2)]
+
+
+# --- actions ---------------------------------------------------------------------------
+
+
+class PassAction(Wire):
+    type: Literal["pass"]
+
+
+class DrawAction(Wire):
+    type: Literal["draw"]
+    source: Literal["stock", "discard"]
+
+
+class DiscardAction(Wire):
+    type: Literal["discard"]
+    card: CardText
+
+
+class KnockAction(Wire):
+    """``card`` left out (or null): the engine knocks with the best card."""
+
+    type: Literal["knock"]
+    card: CardText | MISSING | None = MISSING
+
+
+class BigGinAction(Wire):
+    type: Literal["big_gin"]
+
+
+Action = Annotated[
+    PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction,
+    Field(discriminator="type", description="an engine action (docs/protocol.md, Actions)"),
+]
+ACTION = TypeAdapter[Any](Action)
+
+
+class LegalKnock(Wire):
+    type: Literal["knock"]
+    card: Card
+
+
+class LegalDiscard(Wire):
+    type: Literal["discard"]
+    card: Card
+
+
+LegalAction = Annotated[
+    PassAction | DrawAction | LegalDiscard | LegalKnock | BigGinAction,
+    Field(discriminator="type", description="a legal action as the view lists it"),
+]
+
+
+# --- the rules and results -------------------------------------------------------------
+
+
+class Rules(Wire):
+    """The rule set (``RuleSet.to_dict()``, docs/rules.md)."""
+
+    knock_limit: Annotated[StrictInt, Field(ge=0, le=10)]
+    target_score: StrictInt
+    gin_bonus: Count
+    big_gin_bonus: Count
+    undercut_bonus: Count
+    game_bonus: Count
+    line_bonus: Count
+    shutout: StrictBool
+    big_gin_allowed: StrictBool
+    oklahoma: StrictBool
+    oklahoma_ace_gin_only: StrictBool
+    straight: StrictBool
+    turn_seconds: StrictInt | None
+
+
+class HandResult(Wire):
+    """A hand's showdown (``HandResult.to_dict()``): both hands revealed."""
+
+    kind: Literal["knock", "gin", "big_gin", "undercut", "draw"]
+    winner: Seat | None
+    points: Count
+    knocker: Seat | None
+    deadwood: Pair
+    melds: MeldsPair
+    deadwood_cards: CardsPair
+    hands: CardsPair
+    layoffs: Cards
+    layoffs_onto: Melds
+    knock_card: Card | None
+    knock_limit: StrictInt | None
+
+
+class Bonuses(Wire):
+    game: Count
+    line: Count
+    shutout: Count
+
+
+class MatchScore(Wire):
+    """The match's score (``score_match(...).to_dict()``)."""
+
+    over: StrictBool
+    hand_points: Pair
+    bonuses: Annotated[list[Bonuses], Field(min_length=2, max_length=2)]
+    totals: Pair
+    winner: Seat | None
+    hands_won: Pair
+    hands_drawn: Count
+    reached_target: Seat | None
+    forfeit: Seat | None
+    per_hand: list[Pair]
+
+
+# --- the hand's public events (the view's history, an event frame's events) ------------
+
+
+class PassEvent(Wire):
+    seat: Seat
+    type: Literal["pass"]
+    timeout: Literal[True] | MISSING = MISSING
+
+
+class StockDrawEvent(Wire):
+    """A draw from the stock names no card."""
+
+    seat: Seat
+    type: Literal["draw"]
+    source: Literal["stock"]
+    timeout: Literal[True] | MISSING = MISSING
+
+
+class DiscardDrawEvent(Wire):
+    seat: Seat
+    type: Literal["draw"]
+    source: Literal["discard"]
+    card: Card
+    timeout: Literal[True] | MISSING = MISSING
+
+
+class DiscardEvent(Wire):
+    seat: Seat
+    type: Literal["discard"]
+    card: Card
+    timeout: Literal[True] | MISSING = MISSING
+
+
+class KnockEvent(Wire):
+    """A knock, gin or Big Gin (the card discarded face down is in the result)."""
+
+    seat: Seat
+    type: Literal["knock", "gin", "big_gin"]
+
+
+class HandOverEvent(Wire):
+    type: Literal["hand_over"]
+    result: HandResult
+
+
+MoveEvent = PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent
+HistoryEvent = MoveEvent | KnockEvent | HandOverEvent
+
+
+# --- the view ------------------------------------------------------------------------
+
+
+class View(Wire):
+    """What one audience sees of the hand on the table (the engine's ``player_view``
+    or, with ``seat`` null, ``spectator_view``): never the opponent's concealed cards,
+    the stock or the seed."""
+
+    seat: Seat | None
+    hand: Cards
+    melds: Melds
+    deadwood_cards: Cards
+    deadwood: Count | None
+    opponent_card_count: Count | None
+    opponent_known_cards: Cards
+    taken_from_discard: Card | None
+    legal_actions: list[LegalAction]
+    discard_pile: Cards
+    stock_count: Count
+    current_player: Seat | None
+    phase: Phase
+    dealer: Seat
+    knock_limit: StrictInt
+    upcard: Card
+    card_counts: Pair
+    known_cards: CardsPair
+    rules: Rules
+    history: list[HistoryEvent]
+    result: HandResult | None
+
+
+# --- the match ---------------------------------------------------------------------------
+
+
+class SeatInfo(Wire):
+    seat: Seat
+    name: StrictStr
+    bot_level: StrictStr | None
+    connected: StrictBool
+    score: StrictInt
+
+
+class Clock(Wire):
+    turn_seconds: StrictInt
+    deadline: Timestamp
+    remaining_ms: Count
+
+
+class FinishedHand(Wire):
+    """A finished hand with its seed revealed (docs/dealing.md)."""
+
+    number: Annotated[StrictInt, Field(ge=1)]
+    dealer: Seat
+    commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    seed: Annotated[str, Field(pattern=r"^[0-9a-f]+$")]
+    result: HandResult | None
+
+
+class Rematch(Wire):
+    offered_by: Seat | None
+    match_id: StrictInt | None
+
+
+class MatchTable(Wire):
+    """The ``match`` part of a ``state``, the same for every audience."""
+
+    id: StrictInt
+    status: Literal["waiting", "active", "finished", "cancelled"]
+    kind: Literal["computer", "friend", "quick"]
+    variant: Literal["default", "time_freedom", "straight", "oklahoma"]
+    rated: StrictBool
+    rules: Rules
+    hand_number: Count
+    seats: list[SeatInfo]
+    commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
+    clock: Clock | None
+    current_seat: Seat | None
+    winner: Seat | None
+    end_reason: Literal["target", "resign", "abandon", "suspended", "cancelled", "expired"] | None
+    aborted: StrictBool
+    final: MatchScore | None
+    hands: list[FinishedHand]
+    rematch: Rematch
+
+
+# --- the match socket: server -> client ----------------------------------------------------
+
+
+class StateFrame(Wire):
+    """The whole table for the recipient."""
+
+    type: Literal["state"]
+    version: Version
+    you: Seat | None
+    match: MatchTable
+    view: View | None
+
+
+class Turn(Wire):
+    player: Seat | None
+    phase: Phase
+
+
+class EventClock(Wire):
+    deadline: Timestamp
+    remaining_ms: Count
+
+
+class MoverNews(Wire):
+    """What only the mover may see of their own move."""
+
+    melds: Melds
+    deadwood: Count
+    drew: Card | MISSING = MISSING
+    knock: Annotated[Cards, Field(min_length=1)] | MISSING = MISSING
+
+
+class EventFrame(Wire):
+    """What an ordinary move changed, for one audience."""
+
+    type: Literal["event"]
+    version: Version
+    events: Annotated[list[MoveEvent], Field(min_length=1)]
+    turn: Turn
+    clock: EventClock | MISSING | None = MISSING
+    you: MoverNews | MISSING = MISSING
+
+
+class SeatPresence(Wire):
+    seat: Seat
+    connected: StrictBool
+
+
+class PresenceFrame(Wire):
+    type: Literal["presence"]
+    version: Version
+    seats: list[SeatPresence]
+
+
+ErrorCode = Annotated[str, Field(pattern=r"^[a-z_]+$")]
+
+
+class MatchErrorFrame(Wire):
+    """A refusal on the match socket (with the version; codes in docs/protocol.md)."""
+
+    type: Literal["error"]
+    version: Version
+    code: ErrorCode
+    message: StrictStr
+
+
+ServerFrame = Annotated[
+    StateFrame | EventFrame | PresenceFrame | MatchErrorFrame,
+    Field(discriminator="type"),
+]
+
+
+# --- the match socket: client -> server -----------------------------------------------------
+
+
+class ClientFrame(BaseModel):
+    """A frame a client sends; fields the server does not read are ignored."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, frozen=True)
+
+
+def _an_object(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError("action must be an object")
+    return value
+
+
+class ActionMessage(ClientFrame):
+    """``action`` must be an engine action (its schema); the server checks it after
+    the turn and the version, as docs/protocol.md orders the checks, so here it is
+    only an object (a malformed one is ``malformed_action``)."""
+
+    type: Literal["action"]
+    version: StrictInt
+    action: Annotated[dict[str, Any], PlainValidator(_an_object, json_schema_input_type=Action)]
+
+
+class ResignMessage(ClientFrame):
+    type: Literal["resign"]
+    version: StrictInt
+
+
+class RematchMessage(ClientFrame):
+    type: Literal["rematch"]
+
+
+class SyncMessage(ClientFrame):
+    type: Literal["sync"]
+
+
+class ChatPost(ClientFrame):
+    """A chat line (match, lobby and tournament chat sockets)."""
+
+    type: Literal["chat"]
+    text: StrictStr
+
+
+MatchClientFrame = Annotated[
+    ActionMessage | ResignMessage | RematchMessage | SyncMessage | ChatPost,
+    Field(discriminator="type"),
+]
+
+
+# --- schema generation ------------------------------------------------------------------
+
+
+class _Schema(GenerateJsonSchema):
+    """No generated ``title`` on every property: the field names say it."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
