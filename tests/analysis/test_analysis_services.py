@@ -17,7 +17,8 @@ from games.analysis.models import HandAnalysis, Hint
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, Seat
 from games.services.matches import create_started_match
-from tests.games.helpers import current_state, make_user, play_one, play_out, play_until_hand
+from tests.factories import create_match, create_user, play_to_turn_of
+from tests.games.helpers import current_state, play_one, play_out, play_until_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -31,21 +32,17 @@ SHORT = RuleSet.default().replace(target_score=50)
 LONG = RuleSet.default().replace(target_score=250)
 
 
-def computer_match(user, *, rules: RuleSet = SHORT) -> Match:
-    return services.match_create_computer(user=user, level="easy", rules=rules)
-
-
 def finished_hands(match: Match) -> list[Hand]:
     return list(Hand.objects.filter(match=match, result__isnull=False).order_by("number"))
 
 
 def test_every_finished_hand_is_sent_for_analysis_once_it_commits(
-    django_user_model, django_capture_on_commit_callbacks, monkeypatch
+    django_capture_on_commit_callbacks, monkeypatch
 ):
     sent: list[int] = []
     monkeypatch.setattr(analysis, "hand_finished", sent.append)
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice)
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=SHORT)
     rng = random.Random(1)
     with django_capture_on_commit_callbacks(execute=True):
         play_out(match, rng)
@@ -54,7 +51,7 @@ def test_every_finished_hand_is_sent_for_analysis_once_it_commits(
 
 
 def test_a_hand_ends_for_the_players_even_when_the_analysis_queue_is_down(
-    django_user_model, django_capture_on_commit_callbacks, monkeypatch
+    django_capture_on_commit_callbacks, monkeypatch
 ):
     """The broker unreachable as the hand ends: the move still answers and the game
     goes on (the periodic sweep sends the hand later)."""
@@ -66,17 +63,17 @@ def test_a_hand_ends_for_the_players_even_when_the_analysis_queue_is_down(
         raise OperationalError("Error 111 connecting to the broker. Connection refused.")
 
     monkeypatch.setattr(tasks.hand_analyse, "delay", broker_down)
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice)
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=SHORT)
     with django_capture_on_commit_callbacks(execute=True):
         play_until_hand(match, 2, random.Random(3))
     assert finished_hands(match)
     assert not HandAnalysis.objects.filter(match=match).exists()
 
 
-def test_a_hand_is_analysed_once_and_a_redelivered_task_changes_nothing(django_user_model):
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice)
+def test_a_hand_is_analysed_once_and_a_redelivered_task_changes_nothing():
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=SHORT)
     play_until_hand(match, 2, random.Random(2))
     hand = finished_hands(match)[0]
     assert analysis.hand_analyse(hand_id=hand.pk) is True
@@ -93,17 +90,17 @@ def test_a_hand_is_analysed_once_and_a_redelivered_task_changes_nothing(django_u
     assert HandAnalysis.objects.filter(hand=hand).count() == 1
 
 
-def test_a_hand_still_in_play_is_not_analysed(django_user_model):
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice)
+def test_a_hand_still_in_play_is_not_analysed():
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=SHORT)
     hand = Hand.objects.get(match=match)
     assert analysis.hand_analyse(hand_id=hand.pk) is False
     assert not HandAnalysis.objects.exists()
 
 
-def test_a_claimed_hand_is_left_to_its_worker_until_the_claim_is_stale(django_user_model):
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice)
+def test_a_claimed_hand_is_left_to_its_worker_until_the_claim_is_stale():
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=SHORT)
     play_until_hand(match, 2, random.Random(3))
     hand = finished_hands(match)[0]
     now = timezone.now()
@@ -115,11 +112,11 @@ def test_a_claimed_hand_is_left_to_its_worker_until_the_claim_is_stale(django_us
     assert HandAnalysis.objects.get(hand=hand).done
 
 
-def test_the_sweep_enqueues_finished_hands_left_without_analysis(django_user_model, monkeypatch):
+def test_the_sweep_enqueues_finished_hands_left_without_analysis(monkeypatch):
     sent: list[int] = []
     monkeypatch.setattr(analysis, "hand_finished", sent.append)
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice, rules=LONG)
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=LONG)
     play_until_hand(match, 4, random.Random(4))
     hands = finished_hands(match)
     assert len(hands) >= 3
@@ -133,10 +130,10 @@ def test_the_sweep_enqueues_finished_hands_left_without_analysis(django_user_mod
 
 
 def test_the_api_lists_finished_analysed_hands_in_the_documented_shape(
-    django_user_model, client
+    client
 ):
-    alice = make_user(django_user_model, "alice")
-    match = computer_match(alice, rules=LONG)
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=LONG)
     play_until_hand(match, 3, random.Random(5))
     for hand in finished_hands(match):
         analysis.hand_analyse(hand_id=hand.pk)
@@ -162,11 +159,11 @@ def test_the_api_lists_finished_analysed_hands_in_the_documented_shape(
 
 
 def test_the_api_is_for_the_players_while_the_match_runs_and_for_anyone_after(
-    django_user_model, client
+    client
 ):
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    match = computer_match(alice)
+    alice = create_user("alice")
+    bob = create_user("bob")
+    match = create_match(alice, "easy", rules=SHORT)
     url = f"/api/match/{match.pk}/analysis"
     assert client.get(url).status_code == 403
     client.force_login(bob)
@@ -183,17 +180,6 @@ def test_the_api_is_for_the_players_while_the_match_runs_and_for_anyone_after(
 # --- hints ---------------------------------------------------------------------------
 
 
-def my_turn(match: Match, user) -> Match:
-    rng = random.Random(7)
-    for _ in range(50):
-        match.refresh_from_db()
-        seat = Seat.objects.get(match=match, index=match.current_seat)
-        if seat.user_id == user.pk:
-            return match
-        play_one(match, rng)
-    raise AssertionError("never the player's turn")
-
-
 def ask(client, match: Match, body: dict | None = None):
     return client.post(
         f"/match/{match.pk}/hint",
@@ -203,9 +189,9 @@ def ask(client, match: Match, body: dict | None = None):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_hint_suggests_a_legal_action_and_counts_once_per_position(django_user_model, client):
-    alice = make_user(django_user_model, "alice")
-    match = my_turn(computer_match(alice), alice)
+def test_a_hint_suggests_a_legal_action_and_counts_once_per_position(client):
+    alice = create_user("alice")
+    match = play_to_turn_of(create_match(alice, "easy", rules=SHORT), alice)
     client.force_login(alice)
     reply = ask(client, match, {"version": match.version})
     assert reply.status_code == 200, reply.content
@@ -223,10 +209,10 @@ def test_a_hint_suggests_a_legal_action_and_counts_once_per_position(django_user
 
 @pytest.mark.django_db(transaction=True)
 def test_a_hint_is_refused_when_it_is_not_your_turn_or_the_position_moved(
-    django_user_model, client
+    client
 ):
-    alice = make_user(django_user_model, "alice")
-    match = my_turn(computer_match(alice), alice)
+    alice = create_user("alice")
+    match = play_to_turn_of(create_match(alice, "easy", rules=SHORT), alice)
     client.force_login(alice)
     stale = ask(client, match, {"version": match.version - 1})
     assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_version"
@@ -256,10 +242,10 @@ def test_a_hint_is_refused_when_it_is_not_your_turn_or_the_position_moved(
     ],
 )
 def test_the_server_refuses_hints_outside_unrated_matches_against_the_computer(
-    django_user_model, client, kind, rated
+    client, kind, rated
 ):
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
+    alice = create_user("alice")
+    bob = create_user("bob")
     if kind == Match.Kind.COMPUTER:
         match = create_started_match(
             kind=kind, variant="default", rules=SHORT, rated=rated, players=[alice, None],
@@ -280,10 +266,10 @@ def test_the_server_refuses_hints_outside_unrated_matches_against_the_computer(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_only_the_player_gets_a_hint(django_user_model, client):
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    match = my_turn(computer_match(alice), alice)
+def test_only_the_player_gets_a_hint(client):
+    alice = create_user("alice")
+    bob = create_user("bob")
+    match = play_to_turn_of(create_match(alice, "easy", rules=SHORT), alice)
     assert ask(client, match).status_code == 403  # anonymous
     client.force_login(bob)
     assert ask(client, match).json()["error"]["code"] == "not_a_player"
@@ -291,10 +277,10 @@ def test_only_the_player_gets_a_hint(django_user_model, client):
     assert not Hint.objects.exists()
 
 
-def test_the_hint_button_is_on_the_table_only_where_hints_are_allowed(django_user_model, client):
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    computer = computer_match(alice)
+def test_the_hint_button_is_on_the_table_only_where_hints_are_allowed(client):
+    alice = create_user("alice")
+    bob = create_user("bob")
+    computer = create_match(alice, "easy", rules=SHORT)
     friend = create_started_match(
         kind=Match.Kind.FRIEND, variant="default", rules=SHORT, rated=True, players=[alice, bob]
     )

@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from games import services
 from games.analysis import services as analysis
 from games.analysis.models import HandAnalysis
 from games.engine import RuleSet
 from games.models import Hand, Match
 from ginsite import runtime
-from tests.games.helpers import make_user, play_out, play_until_hand
+from tests.factories import create_match, create_user
+from tests.games.helpers import play_out, play_until_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,12 +38,10 @@ def wait_for_analyses(match: Match) -> float:
 
 @pytest.mark.celery_worker
 def test_a_real_worker_analyses_every_hand_of_a_match_soon_after_it_ends(
-    django_user_model, analysis_worker, client
+    analysis_worker, client
 ):
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(
-        user=alice, level="medium", rules=RuleSet.default().replace(target_score=50)
-    )
+    alice = create_user("alice")
+    match = create_match(alice, "medium", rules=RuleSet.default().replace(target_score=50))
     match = play_out(match, random.Random(11))
     assert match.status == Match.Status.FINISHED
     waited = wait_for_analyses(match)
@@ -59,13 +57,11 @@ def test_a_real_worker_analyses_every_hand_of_a_match_soon_after_it_ends(
 
 
 def test_the_embedded_mode_analyses_on_a_background_thread(
-    django_user_model, settings, monkeypatch
+    settings, monkeypatch
 ):
     settings.ANALYSIS_MAX_WORLDS = 16
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
-    )
+    alice = create_user("alice")
+    match = create_match(alice, "easy", rules=RuleSet.default().replace(target_score=250))
     hand_finished = analysis.hand_finished
     monkeypatch.setattr(analysis, "hand_finished", lambda hand_id: None)  # not queued now
     play_until_hand(match, 2, random.Random(12))

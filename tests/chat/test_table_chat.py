@@ -12,12 +12,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from accounts.services import user_ban, user_mute
-from games import services
 from games.chat.services import chat_post
-from games.engine import RuleSet
 from games.models import Match
 from tests.chat.helpers import receive_type, ws_connect
-from tests.factories import create_moderator, create_user
+from tests.factories import create_match, create_moderator, create_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -31,10 +29,7 @@ async def close_db_connections() -> AsyncIterator[None]:
 @database_sync_to_async
 def friends_at_a_table() -> tuple[Match, object, object, object]:
     ann, bob, eve = create_user("ann"), create_user("bob"), create_user("eve")
-    match = services.match_create_invite(
-        user=ann, rules=RuleSet.time_freedom(), variant="time_freedom"
-    )
-    match = services.match_join_invite(user=bob, token=match.invite_token)
+    match = create_match(ann, bob, variant="time_freedom")
     chat_post(user=ann, text="glhf", match_id=match.pk)
     match.refresh_from_db()
     return match, ann, bob, eve

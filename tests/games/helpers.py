@@ -1,4 +1,4 @@
-"""Drivers shared by the games tests: users, and whole matches played through the
+"""Drivers shared by the games tests: whole matches played through the
 services (the computer by ``bot_turn_play``, the humans by a simple greedy policy)."""
 
 from __future__ import annotations
@@ -11,12 +11,7 @@ from typing import Any
 from games import services
 from games.engine import HandState, RuleSet, timeout_action
 from games.models import Hand, Match, Move, Seat
-from tests.factories import create_user
 from tests.security.secrets import concealed_from
-
-
-def make_user(django_user_model: Any, name: str, *, guest: bool = False) -> Any:
-    return create_user(name, is_guest=guest)
 
 
 def current_state(match: Match) -> HandState:

@@ -12,31 +12,19 @@ from games import services
 from games.engine import RuleSet
 from games.models import Match, Move, Seat
 from games.services import scheduling
-from tests.games.helpers import current_state, make_user, play_until_hand
+from tests.factories import create_match, play_to_turn_of
+from tests.games.helpers import current_state, play_until_hand
 
 pytestmark = pytest.mark.django_db
 
 SECOND = timedelta(seconds=1)
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return make_user(django_user_model, "alice")
-
-
-def to_human_turn(match: Match, user) -> Match:
-    seat = Seat.objects.get(match=match, user=user).index
-    while True:
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE or match.current_seat == seat:
-            return match
-        assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
-
-
 def connected_computer_match(user, **kwargs) -> Match:
-    match = services.match_create_computer(user=user, level="easy", **kwargs)
+    """A match against the easy computer, ``user`` at the table and to move."""
+    match = create_match(user, "easy", **kwargs)
     services.seat_connect(match=match, user=user, channel_name="tab!1")
-    return to_human_turn(match, user)
+    return play_to_turn_of(match, user)
 
 
 def test_nothing_happens_before_the_deadline(alice):
@@ -85,7 +73,7 @@ def test_three_timeouts_in_a_row_lose_by_abandonment(alice):
         assert services.clock_expire(
             match_id=match.pk, expected_version=match.version, now=match.turn_deadline
         )
-        match = to_human_turn(match, alice)
+        match = play_to_turn_of(match, alice)
     version = match.version
     assert services.clock_expire(
         match_id=match.pk, expected_version=version, now=match.turn_deadline
@@ -104,7 +92,7 @@ def test_a_move_of_ones_own_resets_the_timeouts(alice):
         services.clock_expire(
             match_id=match.pk, expected_version=match.version, now=match.turn_deadline
         )
-        match = to_human_turn(match, alice)
+        match = play_to_turn_of(match, alice)
     services.move_submit(
         match=match, user=alice, action=current_state(match).legal_actions()[0],
         expected_version=match.version,
@@ -158,9 +146,7 @@ def test_time_freedom_has_no_clock_but_24_hours_away_loses(alice):
 
 
 def test_the_first_turn_after_a_showdown_has_fifteen_seconds_more(alice):
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
-    )
+    match = create_match(alice, "easy", rules=RuleSet.default().replace(target_score=250))
     play_until_hand(match, 2, random.Random(4))
     match.refresh_from_db()
     assert match.hands.count() == 2
@@ -171,9 +157,7 @@ def test_a_turn_that_starts_within_the_showdown_grace_waits_for_it_too(alice):
     """The player to move first may act at once after a showdown (here the computer,
     or Alice passing): the other player is still reading the result, so their clock
     starts only when the grace is over, as the first player's would have."""
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=RuleSet.default().replace(target_score=250)
-    )
+    match = create_match(alice, "easy", rules=RuleSet.default().replace(target_score=250))
     play_until_hand(match, 2, random.Random(4))
     match.refresh_from_db()
     dealt = match.turn_started_at
@@ -281,5 +265,5 @@ def test_a_computer_turn_lost_with_the_broker_is_enqueued_again_by_the_tick(
         with django_capture_on_commit_callbacks(execute=True):
             assert services.clock_tick(now=played + seconds * SECOND) == checked
     assert enqueued == [waiting] * 3
-    match = to_human_turn(match, alice)  # the computer draws and discards
+    match = play_to_turn_of(match, alice)  # the computer draws and discards
     assert match.clock_due_at == match.turn_deadline

@@ -10,9 +10,9 @@ import pytest
 from games import services
 from games.analysis.services import hint_request
 from games.engine import HandState, RuleSet
-from games.models import Match, Move, Seat
+from games.models import Move
 from tests.bots.helpers import play_hand, seed_bytes
-from tests.factories import create_user
+from tests.factories import create_match_at, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -37,41 +37,17 @@ def waited_knock() -> tuple[HandState, dict]:
     raise AssertionError("no such position in 20 hands")
 
 
-def match_at(state: HandState, before: list[dict], *, computer_in_seat_0: bool) -> Match:
-    """A match against expert whose current hand is ``state`` (seat 0 to play) after
-    the hands ``before``; the computer in seat 0, or the person."""
-    user = create_user(f"p{len(before)}{'c' if computer_in_seat_0 else 'h'}")
-    match = services.match_create_computer(user=user, level="expert")
-    seats = list(Seat.objects.filter(match=match).order_by("index"))
-    if bool(seats[0].bot_level) != computer_in_seat_0:  # exchange the two seats
-        Seat.objects.filter(pk=seats[0].pk).update(index=2)
-        Seat.objects.filter(pk=seats[1].pk).update(index=0)
-        Seat.objects.filter(pk=seats[0].pk).update(index=1)
-    hand = match.hands.get()
-    hand.state, hand.dealer, hand.number = state.to_dict(), state.dealer, len(before) + 1
-    hand.save()
-    Match.objects.filter(pk=match.pk).update(
-        current_seat=0,
-        finished_hands=[
-            {"number": n, "dealer": 0, "commitment": "", "seed": "", "result": result}
-            for n, result in enumerate(before, start=1)
-        ],
-    )
-    match.refresh_from_db()
-    return match
-
-
 def computer_move(state: HandState, before: list[dict]) -> dict:
     """What expert (in seat 0) plays in ``state`` after the hands ``before``."""
-    match = match_at(state, before, computer_in_seat_0=True)
+    match = create_match_at(state, ["expert", create_user(f"p{len(before)}c")], before=before)
     assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
     return Move.objects.filter(match=match).order_by("-seq").first().action  # type: ignore[union-attr]
 
 
 def hint(state: HandState, before: list[dict]) -> dict:
     """The hint a person in seat 0 gets in ``state`` after the hands ``before``."""
-    match = match_at(state, before, computer_in_seat_0=False)
-    player = Seat.objects.get(match=match, index=0).user
+    player = create_user(f"p{len(before)}h")
+    match = create_match_at(state, [player, "expert"], before=before)
     return hint_request(match_id=match.pk, user=player, version=match.version)["action"]
 
 

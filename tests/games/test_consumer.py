@@ -14,12 +14,8 @@ from channels.layers import get_channel_layer
 from games import broadcast, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move
-from tests.games.helpers import (
-    assert_frame_hides_secrets,
-    current_state,
-    make_user,
-    states_by_version,
-)
+from tests.factories import create_match
+from tests.games.helpers import assert_frame_hides_secrets, current_state, states_by_version
 from tests.games.sockets import Socket, choose_from_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,15 +23,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FAST_NO_CLOCK = RuleSet.time_freedom().replace(target_score=50)
 
 
-@sync_to_async
-def friends_match(django_user_model, rules: RuleSet = FAST_NO_CLOCK) -> tuple:
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    carol = make_user(django_user_model, "carol")
-    match = services.match_create_invite(user=alice, rules=rules, variant="time_freedom")
-    match = services.match_join_invite(user=bob, token=match.invite_token)
-    match.refresh_from_db()
-    return match, alice, bob, carol
+async def friends_match(alice, bob, rules: RuleSet = FAST_NO_CLOCK) -> Match:
+    """``alice`` invites ``bob`` to a Time Freedom match (no clock), started."""
+    return await sync_to_async(create_match)(alice, bob, rules=rules, variant="time_freedom")
 
 
 @sync_to_async
@@ -49,8 +39,8 @@ def db_snapshot(match_id: int) -> tuple:
     return match.version, Move.objects.filter(match=match).count(), match.status
 
 
-async def test_each_socket_gets_its_own_state(django_user_model):
-    match, alice, bob, carol = await friends_match(django_user_model)
+async def test_each_socket_gets_its_own_state(alice, bob, carol):
+    match = await friends_match(alice, bob)
     a = await Socket.open(match.pk, alice)
     first = await a.receive()
     assert first["type"] == "state" and first["version"] == match.version
@@ -96,12 +86,12 @@ async def move_of_the_player_to_move(sockets: dict[int, Socket]) -> tuple[int, i
 
 
 async def test_a_move_reaches_the_players_other_tab_and_not_their_only_socket_twice(
-    django_user_model,
+    alice, bob,
 ):
     """The socket that sent a move gets the answer straight back: its seat's group is
     sent the move only while the player has another tab open, which then hears every
     move of theirs as the opponent does."""
-    match, alice, bob, _ = await friends_match(django_user_model)
+    match = await friends_match(alice, bob)
     seat = await seat_of(match, alice)
     sockets = {seat: await Socket.open(match.pk, alice), 1 - seat: await Socket.open(match.pk, bob)}
     for socket in sockets.values():
@@ -136,10 +126,7 @@ def hand_of(match_id: int, seat: int) -> list[str]:
     return current_state(Match.objects.get(pk=match_id)).player_view(seat)["hand"]
 
 
-async def test_the_host_waiting_for_a_friend_gets_their_own_hand(django_user_model):
-    alice, bob = await sync_to_async(
-        lambda: [make_user(django_user_model, n) for n in ("alice", "bob")]
-    )()
+async def test_the_host_waiting_for_a_friend_gets_their_own_hand(alice, bob):
     match = await sync_to_async(services.match_create_invite)(user=alice)
     host = await Socket.open(match.pk, alice)
     waiting = await host.receive_type("state")
@@ -152,8 +139,8 @@ async def test_the_host_waiting_for_a_friend_gets_their_own_hand(django_user_mod
     await host.close()
 
 
-async def test_bad_input_is_answered_and_changes_nothing(django_user_model):
-    match, alice, bob, carol = await friends_match(django_user_model)
+async def test_bad_input_is_answered_and_changes_nothing(alice, bob, carol):
+    match = await friends_match(alice, bob)
     a, b, c = [await Socket.open(match.pk, u) for u in (alice, bob, carol)]
     state = await a.receive()
     await b.receive()
@@ -217,8 +204,8 @@ async def test_bad_input_is_answered_and_changes_nothing(django_user_model):
         await socket.close()
 
 
-async def test_a_socket_idle_for_ten_seconds_still_receives(django_user_model):
-    match, alice, bob, _carol = await friends_match(django_user_model)
+async def test_a_socket_idle_for_ten_seconds_still_receives(alice, bob):
+    match = await friends_match(alice, bob)
     a, b = await Socket.open(match.pk, alice), await Socket.open(match.pk, bob)
     state = await a.receive()
     await b.receive()
@@ -233,11 +220,11 @@ async def test_a_socket_idle_for_ten_seconds_still_receives(django_user_model):
         await socket.close()
 
 
-async def test_a_socket_hears_the_presence_its_own_arrival_sends(django_user_model):
+async def test_a_socket_hears_the_presence_its_own_arrival_sends(alice, bob):
     """The socket is in the match's public group before its arrival is announced: so a
     player who connects at the same moment as the other never misses the other's
     arrival (CI once saw a first socket get no presence frame at all)."""
-    match, alice, bob, _carol = await friends_match(django_user_model)
+    match = await friends_match(alice, bob)
     a = await Socket.open(match.pk, alice)
     await a.receive()
     presence = await a.receive_type("presence", timeout=5)
@@ -247,8 +234,8 @@ async def test_a_socket_hears_the_presence_its_own_arrival_sends(django_user_mod
     await a.close()
 
 
-async def test_presence_and_resync_after_a_reload(django_user_model):
-    match, alice, bob, _carol = await friends_match(django_user_model)
+async def test_presence_and_resync_after_a_reload(alice, bob):
+    match = await friends_match(alice, bob)
     a, b = await Socket.open(match.pk, alice), await Socket.open(match.pk, bob)
     await a.receive()
     await b.receive()
@@ -269,8 +256,8 @@ async def test_presence_and_resync_after_a_reload(django_user_model):
         await socket.close()
 
 
-async def test_resign_and_rematch_over_the_socket(django_user_model):
-    match, alice, bob, _carol = await friends_match(django_user_model)
+async def test_resign_and_rematch_over_the_socket(alice, bob):
+    match = await friends_match(alice, bob)
     a, b = await Socket.open(match.pk, alice), await Socket.open(match.pk, bob)
     await a.receive()
     await b.receive()
@@ -306,12 +293,12 @@ def truth_of(match_id: int) -> tuple:
 
 
 async def test_a_whole_match_never_shows_a_hidden_card(
-    django_user_model, unthrottled_sockets
+    alice, bob, carol, unthrottled_sockets
 ):
     # To 150: no single hand scores that much (at most about 130), so the match
     # always crosses from one hand to the next.
     rules = RuleSet.time_freedom().replace(target_score=150)
-    match, alice, bob, carol = await friends_match(django_user_model, rules)
+    match = await friends_match(alice, bob, rules)
     sockets = {
         await seat_of(match, alice): await Socket.open(match.pk, alice),
         await seat_of(match, bob): await Socket.open(match.pk, bob),

@@ -10,11 +10,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games import services
-from games.engine import RuleSet
 from games.models import Match, Move, Seat
 from ginsite import embedded_beat, runtime
-from tests.games.helpers import make_user
+from tests.factories import create_match
 from tests.games.sockets import Socket, choose_from_view
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,13 +29,6 @@ def embedded(settings, monkeypatch):
     assert isinstance(scheduler, runtime.TimerScheduler)  # the embedded adapters were chosen
     scheduler.cancel_all()
     embedded_beat.stop()
-
-
-@database_sync_to_async
-def computer_match(django_user_model) -> tuple:
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(user=alice, level="easy", rules=RuleSet.default())
-    return match, alice
 
 
 @database_sync_to_async
@@ -63,10 +54,8 @@ def bot_seat(match_id: int) -> int:
     return Seat.objects.exclude(bot_level="").get(match_id=match_id).index
 
 
-async def test_the_computer_moves_and_the_clock_runs_without_redis(
-    django_user_model, embedded
-):
-    match, alice = await computer_match(django_user_model)
+async def test_the_computer_moves_and_the_clock_runs_without_redis(alice, embedded):
+    match = await database_sync_to_async(create_match)(alice, "easy")
     socket = await Socket.open(match.pk, alice)
     state = await socket.receive_type("state")
     computer = await bot_seat(match.pk)

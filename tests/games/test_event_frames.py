@@ -25,8 +25,9 @@ from django.contrib.auth.models import AnonymousUser
 from games import broadcast, selectors, services
 from games.engine import RuleSet
 from games.models import Match, Seat
+from tests.factories import create_match, seated
 from tests.games.frames import TableState
-from tests.games.helpers import current_state, greedy_action, make_user
+from tests.games.helpers import current_state, greedy_action
 
 pytestmark = pytest.mark.django_db
 
@@ -90,20 +91,15 @@ def play_and_record(match: Match, users: dict, rng: random.Random, capture, sent
 
 @pytest.mark.parametrize("opponent", ["person", "computer"])
 def test_events_applied_to_the_last_state_give_the_servers_state(
-    django_user_model, django_capture_on_commit_callbacks, monkeypatch, opponent
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch, opponent
 ):
     sent: list = []
     monkeypatch.setattr(broadcast, "group_send", lambda sends: sent.extend(sends))
-    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
     # To 150: no single hand reaches it, so hands end and are dealt along the way.
     rules = RuleSet.default().replace(target_score=150)
     with django_capture_on_commit_callbacks(execute=True):
-        if opponent == "computer":
-            match = services.match_create_computer(user=alice, level="easy", rules=rules)
-        else:
-            invite = services.match_create_invite(user=alice, rules=rules, variant="default")
-            match = services.match_join_invite(user=bob, token=invite.invite_token)
-    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+        match = create_match(alice, bob if opponent == "person" else "easy", rules=rules)
+    users = seated(match)
     for seat, user in users.items():  # at the table: the clock plays turns, never abandons
         if user is not None:
             services.seat_connect(match=match, user=user, channel_name=f"frames!{seat}")
@@ -147,13 +143,11 @@ def test_events_applied_to_the_last_state_give_the_servers_state(
 
 
 def test_a_stock_draw_shows_its_card_to_the_mover_alone(
-    django_user_model, django_capture_on_commit_callbacks, monkeypatch
+    alice, bob, django_capture_on_commit_callbacks, monkeypatch
 ):
     sent: list = []
     monkeypatch.setattr(broadcast, "group_send", lambda sends: sent.extend(sends))
-    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
-    invite = services.match_create_invite(user=alice, rules=RuleSet.default(), variant="default")
-    match = services.match_join_invite(user=bob, token=invite.invite_token)
+    match = create_match(alice, bob)
     users = {0: alice, 1: bob}
     for _ in range(2):  # both players pass the upcard
         match.refresh_from_db()

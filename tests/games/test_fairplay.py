@@ -19,11 +19,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.engine import DISCONNECT_SECONDS, timeout_action
+from games.engine import DISCONNECT_SECONDS
 from games.errors import RatedPlayBannedError
 from games.models import Match, RatedPlayBan, Seat
 from games.services import fairplay
-from tests.games.helpers import current_state, make_user
+from tests.factories import create_match, play_to_turn_of
 
 pytestmark = pytest.mark.django_db
 
@@ -34,16 +34,10 @@ GRACE = timedelta(seconds=DISCONNECT_SECONDS)
 def rated_match_to_the_turn_of(loser: Any, winner: Any) -> tuple[Match, int]:
     """A rated friend match between the two, on ``loser``'s turn; the winner is at
     the table, the loser never came."""
-    match = services.match_create_invite(user=winner)
-    match = services.match_join_invite(user=loser, token=match.invite_token)
+    match = create_match(winner, loser)
     services.seat_connect(match=match, user=winner, channel_name=f"winner-{match.pk}")
-    seat = Seat.objects.get(match=match, user=loser).index
-    match.refresh_from_db()
-    while match.current_seat != seat:
-        services.move_submit(match=match, user=winner, action=timeout_action(current_state(match)),
-                             expected_version=match.version)
-        match.refresh_from_db()
-    return match, seat
+    match = play_to_turn_of(match, loser)
+    return match, Seat.objects.get(match=match, user=loser).index
 
 
 def abandon(loser: Any, winner: Any, *, at: Any) -> Match:
@@ -61,16 +55,6 @@ def refusal(user: Any, now: Any) -> str:
     with pytest.raises(RatedPlayBannedError) as error:
         fairplay.require_rated_play_allowed(user, now)
     return error.value.message
-
-
-@pytest.fixture
-def ann(django_user_model):
-    return make_user(django_user_model, "ann")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return make_user(django_user_model, "bob")
 
 
 def test_ban_lengths_start_at_15_minutes_and_double_up_to_a_day():
@@ -149,17 +133,12 @@ def test_a_disconnection_the_player_comes_back_from_never_counts(ann, bob):
     fairplay.require_rated_play_allowed(ann, gone + GRACE)
 
 
-def test_unrated_matches_left_never_count(ann, django_user_model):
+def test_unrated_matches_left_never_count(ann):
     now = timezone.now()
     for minutes in range(4):
-        match = services.match_create_computer(user=ann, level="easy")
+        match = create_match(ann, "easy")
         Match.objects.filter(pk=match.pk).update(started_at=now - GRACE)
-        match.refresh_from_db()
-        while match.status == "active" and match.current_seat != Seat.objects.get(
-            match=match, user=ann
-        ).index:
-            services.bot_turn_play(match_id=match.pk, expected_version=match.version)
-            match.refresh_from_db()
+        match = play_to_turn_of(match, ann)
         services.clock_expire(match_id=match.pk, expected_version=match.version,
                               now=now + minutes * MINUTE)
     assert Match.objects.filter(end_reason="abandon").count() == 4

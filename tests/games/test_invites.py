@@ -18,7 +18,7 @@ from games import services
 from games.errors import InviteClosedError, InviteNotFoundError, NotAPlayerError
 from games.models import Match
 from games.services.matches import INVITE_TTL
-from tests.games.helpers import make_user
+from tests.factories import create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +33,8 @@ def in_progress(html: str) -> str:
     return html.split("In progress", 1)[1].split("Finished", 1)[0]
 
 
-def test_the_host_cancels_a_waiting_invite_from_my_matches(django_user_model: Any) -> None:
-    host, friend = make_user(django_user_model, "hana"), make_user(django_user_model, "fred")
+def test_the_host_cancels_a_waiting_invite_from_my_matches() -> None:
+    host, friend = create_user("hana"), create_user("fred")
     match = services.match_create_invite(user=host)
     host_browser = client_of(host)
     html = host_browser.get(reverse("games:my_matches")).content.decode()
@@ -64,8 +64,8 @@ def test_the_host_cancels_a_waiting_invite_from_my_matches(django_user_model: An
     assert services.match_cancel_invite(match=match, user=host).status == "cancelled"
 
 
-def test_only_the_host_cancels_and_only_while_nobody_has_joined(django_user_model: Any) -> None:
-    host, friend = make_user(django_user_model, "ivy"), make_user(django_user_model, "jon")
+def test_only_the_host_cancels_and_only_while_nobody_has_joined() -> None:
+    host, friend = create_user("ivy"), create_user("jon")
     match = services.match_create_invite(user=host)
     with pytest.raises(NotAPlayerError):
         services.match_cancel_invite(match=match, user=friend)
@@ -80,8 +80,8 @@ def test_only_the_host_cancels_and_only_while_nobody_has_joined(django_user_mode
     assert match.status == "active"
 
 
-def test_unanswered_invites_expire_after_a_day(django_user_model: Any) -> None:
-    host, friend = make_user(django_user_model, "kim"), make_user(django_user_model, "lou")
+def test_unanswered_invites_expire_after_a_day() -> None:
+    host, friend = create_user("kim"), create_user("lou")
     assert INVITE_TTL == timedelta(hours=24)
     old = services.match_create_invite(user=host)
     fresh = services.match_create_invite(user=host)

@@ -22,7 +22,7 @@ from games.engine import RuleSet
 from games.models import Match, Seat, SeatSocket
 from games.presence_renewer import Renewer
 from games.services import presence, scheduling
-from tests.games.helpers import make_user
+from tests.factories import create_match, seated
 from tests.games.sockets import Socket, session_cookie
 
 SECOND = timedelta(seconds=1)
@@ -73,25 +73,16 @@ def on_commit(django_capture_on_commit_callbacks):
     return run
 
 
-def friends_match(django_user_model, rules: RuleSet, variant: str) -> tuple[Match, dict]:
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    match = services.match_create_invite(user=alice, rules=rules, variant=variant)
-    match = services.match_join_invite(user=bob, token=match.invite_token)
-    match.refresh_from_db()
-    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
-    return match, users
-
-
 def seat(match: Match, index: int) -> Seat:
     return Seat.objects.get(match=match, index=index)
 
 
 @pytest.mark.django_db
 def test_a_socket_whose_process_died_expires_and_the_table_is_told(
-    django_user_model, table, planned, on_commit
+    alice, bob, table, planned, on_commit
 ):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     seen = timezone.now()
     # Seat 0's socket lives on a process that is then killed: it is never renewed.
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!dead", now=seen)
@@ -119,10 +110,11 @@ def test_a_socket_whose_process_died_expires_and_the_table_is_told(
 
 @pytest.mark.django_db
 def test_a_dead_socket_on_ones_turn_loses_two_minutes_after_last_seen(
-    django_user_model, table, planned, on_commit
+    alice, bob, table, planned, on_commit
 ):
     rules = RuleSet.default().replace(turn_seconds=120)
-    match, users = friends_match(django_user_model, rules, "default")
+    match = create_match(alice, bob, rules=rules)
+    users = seated(match)
     mover = match.current_seat
     start = match.turn_started_at
     # The player to move was at the table as the match began; their server process
@@ -159,9 +151,10 @@ def test_a_dead_socket_on_ones_turn_loses_two_minutes_after_last_seen(
 
 @pytest.mark.django_db
 def test_a_time_freedom_match_ends_24_hours_after_a_dead_socket_was_last_seen(
-    django_user_model, table, planned, on_commit
+    alice, bob, table, planned, on_commit
 ):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     mover = match.current_seat
     seen = match.turn_started_at
     on_commit(services.seat_connect, match=match, user=users[mover], channel_name="p!1", now=seen)
@@ -176,9 +169,10 @@ def test_a_time_freedom_match_ends_24_hours_after_a_dead_socket_was_last_seen(
 
 @pytest.mark.django_db
 def test_a_renewed_socket_stays_connected(
-    django_user_model, table, planned, on_commit, django_assert_num_queries
+    alice, bob, table, planned, on_commit, django_assert_num_queries
 ):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     seen = timezone.now()
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!1", now=seen)
     told = len(table.presence(match))
@@ -193,8 +187,9 @@ def test_a_renewed_socket_stays_connected(
 
 
 @pytest.mark.django_db
-def test_two_tabs_then_one_closed_stays_connected(django_user_model, table, planned, on_commit):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+def test_two_tabs_then_one_closed_stays_connected(alice, bob, table, planned, on_commit):
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     seen = timezone.now()
     alice = users[0]
     on_commit(services.seat_connect, match=match, user=alice, channel_name="a!1", now=seen)
@@ -218,11 +213,12 @@ def test_two_tabs_then_one_closed_stays_connected(django_user_model, table, plan
 
 @pytest.mark.django_db
 def test_a_tab_closed_next_to_a_dead_one_counts_from_the_close(
-    django_user_model, table, planned, on_commit
+    alice, bob, table, planned, on_commit
 ):
     """A process dies with one tab; the player's other tab closes 30 s later: they
     were last seen at the close, not at the dead tab's last renewal."""
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     seen = timezone.now()
     alice = users[0]
     on_commit(services.seat_connect, match=match, user=alice, channel_name="dead!1", now=seen)
@@ -237,9 +233,10 @@ def test_a_tab_closed_next_to_a_dead_one_counts_from_the_close(
 
 @pytest.mark.django_db
 def test_a_socket_expired_while_its_process_stalled_comes_back_on_its_next_renewal(
-    django_user_model, table, planned, on_commit
+    alice, bob, table, planned, on_commit
 ):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     seen = timezone.now()
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!1", now=seen)
     on_commit(services.clock_sweep, now=seen + EXPIRY + SECOND)
@@ -253,24 +250,14 @@ def test_a_socket_expired_while_its_process_stalled_comes_back_on_its_next_renew
 
 
 @pytest.mark.django_db
-def test_spectators_have_no_presence(django_user_model, table, planned, on_commit):
-    match, _users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
-    carol = make_user(django_user_model, "carol")
+def test_spectators_have_no_presence(alice, bob, carol, table, planned, on_commit):
+    match = create_match(alice, bob, variant="time_freedom")
     assert on_commit(services.seat_connect, match=match, user=carol, channel_name="c!1") is None
     assert not SeatSocket.objects.exists()
     assert table.presence(match) == []
 
 
 # --- the consumer renews its socket, and stops when it closes ------------------------------
-
-
-@database_sync_to_async
-def computer_match_for_alice(django_user_model) -> tuple[Match, object]:
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=RuleSet.time_freedom(), variant="time_freedom"
-    )
-    return match, alice
 
 
 @database_sync_to_async
@@ -286,11 +273,9 @@ def is_connected(match: Match, user) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_open_socket_renews_its_presence_until_it_closes(
-    django_user_model, monkeypatch
-):
+async def test_an_open_socket_renews_its_presence_until_it_closes(alice, monkeypatch):
     monkeypatch.setattr(Renewer, "period", 0.2)
-    match, alice = await computer_match_for_alice(django_user_model)
+    match = await database_sync_to_async(create_match)(alice, "easy", variant="time_freedom")
     socket = await Socket.open(match.pk, alice)
     await socket.receive_type("state")
     [(channel, first_seen)] = await sockets_of(match)
@@ -308,12 +293,12 @@ async def test_an_open_socket_renews_its_presence_until_it_closes(
 
 @pytest.mark.django_db(transaction=True)
 async def test_sockets_the_sweep_expired_while_their_process_stalled_come_back_at_its_next_renewal(
-    django_user_model, monkeypatch
+    alice, monkeypatch
 ):
     """A process renews all its sockets together; those it finds expired (the process
     stalled past the expiry and the sweep removed them) are registered again."""
     monkeypatch.setattr(Renewer, "period", 0.2)
-    match, alice = await computer_match_for_alice(django_user_model)
+    match = await database_sync_to_async(create_match)(alice, "easy", variant="time_freedom")
     tabs = [await Socket.open(match.pk, alice) for _ in range(2)]
     for tab in tabs:
         await tab.receive_type("state")
@@ -349,9 +334,10 @@ def recv_state(ws) -> dict:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_killed_server_process_leaves_a_seat_that_the_sweep_disconnects(
-    django_user_model, live_asgi_server, table, planned, on_commit
+    alice, bob, live_asgi_server, table, planned, on_commit
 ):
-    match, users = friends_match(django_user_model, RuleSet.time_freedom(), "time_freedom")
+    match = create_match(alice, bob, variant="time_freedom")
+    users = seated(match)
     mover = match.current_seat
     server = live_asgi_server
     options = {

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from games import services
 from games.engine import HandState, RuleSet, score_match
 from games.models import Hand, Match, Move, Seat
-from tests.games.helpers import make_user, play_out
+from tests.factories import create_match, create_user
+from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -47,11 +47,11 @@ def replay_match(match: Match) -> list[dict]:
     ],
 )
 def test_replaying_the_log_of_a_finished_match_gives_its_scores(
-    django_user_model, variant, tweaks, level, seed
+    variant, tweaks, level, seed
 ):
-    user = make_user(django_user_model, f"replayer-{variant}")
+    user = create_user(f"replayer-{variant}")
     rules = RuleSet.preset(variant).replace(target_score=50, **tweaks)
-    match = services.match_create_computer(user=user, level=level, rules=rules, variant=variant)
+    match = create_match(user, level, rules=rules, variant=variant)
     match = play_out(match, random.Random(seed))
     assert match.status == Match.Status.FINISHED
     assert match.end_reason == Match.EndReason.TARGET

@@ -17,41 +17,16 @@ from games import errors, selectors, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, QuickMatchEntry, Seat
 from games.services import play
-from tests.games.helpers import current_state, make_user, play_one, play_until_hand
+from tests.factories import create_match, create_user, play_to_turn_of
+from tests.games.helpers import current_state, play_one, play_until_hand
 
 pytestmark = pytest.mark.django_db
 
 FAST = RuleSet.default().replace(target_score=50)
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return make_user(django_user_model, "alice")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return make_user(django_user_model, "bob")
-
-
-@pytest.fixture
-def carol(django_user_model):
-    return make_user(django_user_model, "carol")
-
-
 def human_seat(match: Match, user) -> Seat:
     return Seat.objects.get(match=match, user=user)
-
-
-def computer_match_human_to_move(user, **kwargs) -> Match:
-    """A computer match advanced (by the computer) until the human is to move."""
-    match = services.match_create_computer(user=user, level="easy", **kwargs)
-    seat = human_seat(match, user)
-    while True:
-        match.refresh_from_db()
-        if match.current_seat == seat.index:
-            return match
-        assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
 
 
 def snapshot(match: Match) -> tuple:
@@ -97,7 +72,7 @@ def test_bad_settings_are_refused(alice):
 
 
 def test_move_submit_applies_logs_and_bumps_the_version(alice):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     before = match.version
     action = current_state(match).legal_actions()[0]
     services.move_submit(match=match, user=alice, action=action, expected_version=before)
@@ -109,7 +84,7 @@ def test_move_submit_applies_logs_and_bumps_the_version(alice):
 
 
 def test_refusals_change_nothing(alice, bob):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     version = match.version
     before = snapshot(match)
     legal = current_state(match).legal_actions()[0]
@@ -131,7 +106,7 @@ def test_refusals_change_nothing(alice, bob):
 
 
 def test_not_your_turn(alice):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     services.move_submit(
         match=match,
         user=alice,
@@ -170,7 +145,7 @@ def test_bot_turn_is_idempotent(alice):
 
 
 def test_move_submit_query_count_is_small_and_fixed(alice, django_assert_max_num_queries):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     action = current_state(match).legal_actions()[0]
     with django_assert_max_num_queries(12):
         services.move_submit(match=match, user=alice, action=action, expected_version=match.version)
@@ -178,7 +153,7 @@ def test_move_submit_query_count_is_small_and_fixed(alice, django_assert_max_num
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_move_submitted_twice_at_once_is_applied_once(alice):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     version = match.version
     action = current_state(match).legal_actions()[0]
     barrier = threading.Barrier(2)
@@ -209,7 +184,7 @@ def test_a_resignation_that_waited_for_the_lock_keeps_what_the_move_before_it_wr
     # The move before (here: one that ends a hand) changes the seats' statistics while
     # holding the match; the resignation, waiting for the lock, must then read the
     # seats as that move left them, or it writes the old statistics back.
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     seat = human_seat(match, alice)
     locked, release = threading.Event(), threading.Event()
     outcomes: list[str] = []
@@ -263,7 +238,7 @@ def wait_until_a_query_waits_for_a_lock() -> None:
 def test_resign_ends_the_match_with_the_game_bonus_to_the_opponent(alice, monkeypatch):
     finished = []
     monkeypatch.setattr("leaderboards.hooks.match_finished", finished.append)
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     version = match.version
     services.match_resign(match=match, user=alice)
     match.refresh_from_db()
@@ -315,8 +290,7 @@ def test_rematch_against_the_computer_starts_at_once(alice):
 
 
 def test_rematch_between_people_needs_both(alice, bob, carol):
-    match = services.match_create_invite(user=alice)
-    match = services.match_join_invite(user=bob, token=match.invite_token)
+    match = create_match(alice, bob)
     services.match_resign(match=match, user=bob)
     match.refresh_from_db()
     with pytest.raises(errors.NotAPlayerError):
@@ -356,12 +330,12 @@ def test_invite_join(alice, bob, carol):
         services.match_join_invite(user=carol, token="nope")
 
 
-def test_invite_host_keeps_the_seat_an_open_table_is_connected_to(alice, django_user_model):
+def test_invite_host_keeps_the_seat_an_open_table_is_connected_to(alice):
     # A host's table socket is bound to the seat it had while waiting (seat 0). If
     # joining renumbered the host, that socket would be sent the joiner's private hand.
     for n in range(16):
         match = services.match_create_invite(user=alice)
-        friend = make_user(django_user_model, f"friend{n}")
+        friend = create_user(f"friend{n}")
         services.match_join_invite(user=friend, token=match.invite_token)
         seats = {s.index: s.user.username for s in Seat.objects.filter(match=match)}
         assert seats == {0: "alice", 1: f"friend{n}"}
@@ -409,7 +383,7 @@ def test_quick_match_ignores_players_gone_for_long(alice, bob):
 
 
 def test_state_message_shows_only_what_the_recipient_may_see(alice, bob):
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     seat = human_seat(match, alice).index
     state = current_state(match)
     mine = selectors.match_state_message(match=match, user=alice)
@@ -514,7 +488,7 @@ def test_a_state_built_from_an_old_match_row_carries_the_version_of_its_position
     """A resync holds a Match row read earlier; meanwhile another process
     commits a move. The state sent must pair the position with its own version (a
     client that sent a move from it at an older version would get stale_version)."""
-    match = computer_match_human_to_move(alice)
+    match = play_to_turn_of(create_match(alice, "easy"), alice)
     seen_earlier = Match.objects.get(pk=match.pk)
     play_one(match, random.Random(3))
     match.refresh_from_db()

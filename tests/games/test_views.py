@@ -16,7 +16,8 @@ from games import services
 from games.engine import RuleSet, deal_cards
 from games.forms import ComputerMatchForm, RulesForm
 from games.models import Match, Seat
-from tests.games.helpers import make_user, play_out, play_until_hand
+from tests.factories import create_match, create_user
+from tests.games.helpers import play_out, play_until_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +33,8 @@ def lobby_post(prefix: str, **changes: str) -> dict[str, str]:
     return {f"{prefix}-{key}": value for key, value in data.items() if value is not None}
 
 
-def signed_in(django_user_model: Any, name: str, *, guest: bool = False) -> tuple[Client, Any]:
-    user = make_user(django_user_model, name, guest=guest)
+def signed_in(name: str, *, guest: bool = False) -> tuple[Client, Any]:
+    user = create_user(name, guest=guest)
     client = Client()
     client.force_login(user)
     return client, user
@@ -143,8 +144,8 @@ def test_invalid_lobby_form_changes_nothing_and_says_why() -> None:
 # --- friends and quick match ---------------------------------------------------------------
 
 
-def test_guest_cannot_invite_a_friend(django_user_model: Any) -> None:
-    client, _guest = signed_in(django_user_model, "guest-aaaaaa", guest=True)
+def test_guest_cannot_invite_a_friend() -> None:
+    client, _guest = signed_in("guest-aaaaaa", guest=True)
     response = client.post(reverse("games:play_friend"), lobby_post("friend"), follow=True)
     assert "Sign up to play other people" in response.content.decode()
     assert not Match.objects.exists()
@@ -157,8 +158,8 @@ def test_anonymous_visitor_must_sign_in_to_invite() -> None:
     assert not Match.objects.exists()
 
 
-def test_invite_link_is_shown_and_the_friend_joins_through_it(django_user_model: Any) -> None:
-    host_client, _host = signed_in(django_user_model, "alice")
+def test_invite_link_is_shown_and_the_friend_joins_through_it() -> None:
+    host_client, _host = signed_in("alice")
     response = host_client.post(
         reverse("games:play_friend"), lobby_post("friend", variant="time_freedom")
     )
@@ -168,7 +169,7 @@ def test_invite_link_is_shown_and_the_friend_joins_through_it(django_user_model:
     join_url = reverse("games:join", kwargs={"token": match.invite_token})
     assert f"http://testserver{join_url}" in page.content.decode()
 
-    friend_client, friend = signed_in(django_user_model, "bob")
+    friend_client, friend = signed_in("bob")
     invitation = friend_client.get(join_url)
     assert invitation.status_code == 200
     assert "alice invites you" in invitation.content.decode()
@@ -185,23 +186,22 @@ def test_invite_link_is_shown_and_the_friend_joins_through_it(django_user_model:
     assert again["Location"] == reverse("games:table", kwargs={"match_id": match.pk})
 
 
-def test_join_link_sends_anonymous_visitors_to_sign_in(django_user_model: Any) -> None:
-    alice = make_user(django_user_model, "alice")
+def test_join_link_sends_anonymous_visitors_to_sign_in() -> None:
+    alice = create_user("alice")
     match = services.match_create_invite(user=alice, rules=None, variant="default")
     response = Client().get(reverse("games:join", kwargs={"token": match.invite_token}))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
 
 
-def test_unknown_invite_is_not_found(django_user_model: Any) -> None:
-    client, _user = signed_in(django_user_model, "bob")
+def test_unknown_invite_is_not_found() -> None:
+    client, _user = signed_in("bob")
     assert client.get(reverse("games:join", kwargs={"token": "nope"})).status_code == 404
 
 
 def test_quick_match_pairs_two_players_and_the_waiting_one_finds_the_table(
-    django_user_model: Any,
 ) -> None:
-    first_client, _first = signed_in(django_user_model, "carol")
+    first_client, _first = signed_in("carol")
     waiting = first_client.post(
         reverse("games:play_quick"), lobby_post("quick", target_score="50"), follow=True
     )
@@ -209,7 +209,7 @@ def test_quick_match_pairs_two_players_and_the_waiting_one_finds_the_table(
     status = first_client.get(reverse("games:quick_status")).json()
     assert status == {"state": "waiting", "match_id": None}
 
-    second_client, _second = signed_in(django_user_model, "dave")
+    second_client, _second = signed_in("dave")
     paired = second_client.post(reverse("games:play_quick"), lobby_post("quick", target_score="50"))
     match = Match.objects.get()
     assert paired["Location"] == reverse("games:table", kwargs={"match_id": match.pk})
@@ -218,8 +218,8 @@ def test_quick_match_pairs_two_players_and_the_waiting_one_finds_the_table(
     assert match.rated
 
 
-def test_quick_match_cancel_leaves_the_queue(django_user_model: Any) -> None:
-    client, _user = signed_in(django_user_model, "erin")
+def test_quick_match_cancel_leaves_the_queue() -> None:
+    client, _user = signed_in("erin")
     client.post(reverse("games:play_quick"), lobby_post("quick"))
     client.post(reverse("games:quick_cancel"))
     assert client.get(reverse("games:quick_status")).json()["state"] == "idle"
@@ -228,16 +228,10 @@ def test_quick_match_cancel_leaves_the_queue(django_user_model: Any) -> None:
 # --- my matches, score sheet, replays ----------------------------------------------------------
 
 
-def computer_match(user: Any, **rules: Any) -> Match:
-    return services.match_create_computer(
-        user=user, level="easy", rules=RuleSet.default().replace(**rules), variant="default"
-    )
-
-
-def test_my_matches_lists_ongoing_and_finished(django_user_model: Any) -> None:
-    client, user = signed_in(django_user_model, "frank")
-    ongoing = computer_match(user)
-    finished = services.match_resign(match=computer_match(user), user=user)
+def test_my_matches_lists_ongoing_and_finished() -> None:
+    client, user = signed_in("frank")
+    ongoing = create_match(user, "easy")
+    finished = services.match_resign(match=create_match(user, "easy"), user=user)
     response = client.get(reverse("games:my_matches"))
     html = response.content.decode()
     resume = reverse("games:table", kwargs={"match_id": ongoing.pk})
@@ -249,10 +243,10 @@ def test_my_matches_lists_ongoing_and_finished(django_user_model: Any) -> None:
 
 
 def test_score_sheet_shows_every_hand_with_running_totals_and_bonuses(
-    django_user_model: Any,
 ) -> None:
-    client, user = signed_in(django_user_model, "grace")
-    match = play_out(computer_match(user, target_score=50), random.Random(5))
+    client, user = signed_in("grace")
+    match = create_match(user, "easy", rules=RuleSet.default().replace(target_score=50))
+    match = play_out(match, random.Random(5))
     response = client.get(reverse("games:sheet", kwargs={"match_id": match.pk}))
     assert response.status_code == 200
     sheet = response.context["sheet"]
@@ -266,9 +260,9 @@ def test_score_sheet_shows_every_hand_with_running_totals_and_bonuses(
     assert "Game bonus" in html and "Line bonus" in html
 
 
-def test_replay_steps_through_every_move_of_a_hand(django_user_model: Any) -> None:
-    client, user = signed_in(django_user_model, "heidi")
-    match = computer_match(user)
+def test_replay_steps_through_every_move_of_a_hand() -> None:
+    client, user = signed_in("heidi")
+    match = create_match(user, "easy")
     play_until_hand(match, 2, random.Random(7))
     response = client.get(reverse("games:replay", kwargs={"match_id": match.pk, "number": 1}))
     assert response.status_code == 200
@@ -278,23 +272,22 @@ def test_replay_steps_through_every_move_of_a_hand(django_user_model: Any) -> No
     assert steps[0]["move"] is None and steps[-1]["views"][0]["result"] == hand.result
 
 
-def test_a_hand_in_play_cannot_be_replayed_or_redealt(django_user_model: Any) -> None:
-    client, user = signed_in(django_user_model, "ivan")
-    match = computer_match(user)
+def test_a_hand_in_play_cannot_be_replayed_or_redealt() -> None:
+    client, user = signed_in("ivan")
+    match = create_match(user, "easy")
     for name in ("games:replay", "games:deal"):
         url = reverse(name, kwargs={"match_id": match.pk, "number": 1})
         assert client.get(url).status_code == 404
 
 
 def test_spectators_read_only_the_finished_hands_of_a_match_in_progress(
-    django_user_model: Any,
 ) -> None:
     """The table's "Score sheet" button works for a spectator (it was a 404): the
     finished hands, never the one in play."""
-    _client, user = signed_in(django_user_model, "judy")
-    match = computer_match(user)
+    _client, user = signed_in("judy")
+    match = create_match(user, "easy")
     play_until_hand(match, 2, random.Random(11))
-    for spectator in (signed_in(django_user_model, "mallory")[0], Client()):
+    for spectator in (signed_in("mallory")[0], Client()):
         response = spectator.get(reverse("games:sheet", kwargs={"match_id": match.pk}))
         assert response.status_code == 200
         assert [row["number"] for row in response.context["sheet"]["hands"]] == [1]
@@ -306,9 +299,9 @@ def test_spectators_read_only_the_finished_hands_of_a_match_in_progress(
             assert spectator.get(in_play).status_code == 404
 
 
-def test_deal_of_a_finished_hand_is_what_the_seed_deals(django_user_model: Any) -> None:
-    client, user = signed_in(django_user_model, "ken")
-    match = computer_match(user)
+def test_deal_of_a_finished_hand_is_what_the_seed_deals() -> None:
+    client, user = signed_in("ken")
+    match = create_match(user, "easy")
     play_until_hand(match, 2, random.Random(13))
     hand = match.hands.get(number=1)
     data = client.get(reverse("games:deal", kwargs={"match_id": match.pk, "number": 1})).json()

@@ -9,24 +9,15 @@ import pytest
 from channels.db import database_sync_to_async
 from websockets.sync.client import connect
 
-from games import services, tasks
+from games import tasks
 from games.engine import RuleSet
 from games.models import Match, Move
+from tests.factories import create_match
 from tests.games.frames import TableState
-from tests.games.helpers import make_user, states_by_version
+from tests.games.helpers import states_by_version
 from tests.games.sockets import Socket, choose_from_view, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
-
-
-@database_sync_to_async
-def computer_match(django_user_model) -> tuple:
-    alice = make_user(django_user_model, "alice")
-    rules = RuleSet.time_freedom().replace(target_score=50)
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=rules, variant="time_freedom"
-    )
-    return match, alice
 
 
 @database_sync_to_async
@@ -44,10 +35,12 @@ def log_of(match_id: int) -> tuple:
 
 
 async def test_a_real_worker_plays_the_computer_to_the_end(
-    django_user_model, unthrottled_sockets, live_celery_worker, settings
+    alice, unthrottled_sockets, live_celery_worker, settings
 ):
     settings.BOT_THINK_SECONDS = 0
-    match, alice = await computer_match(django_user_model)
+    match = await database_sync_to_async(create_match)(
+        alice, "easy", rules=RuleSet.time_freedom().replace(target_score=50), variant="time_freedom"
+    )
     socket = await Socket.open(match.pk, alice)
     state = await socket.receive_type("state")
     duplicated_at = None
@@ -91,12 +84,9 @@ def recv_state(ws, table: TableState, *, min_version: int = 0, my_turn: bool = F
 
 
 def test_play_resumes_after_the_server_restarts(
-    django_user_model, live_asgi_server, live_celery_worker
+    alice, live_asgi_server, live_celery_worker
 ):
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(
-        user=alice, level="easy", rules=RuleSet.time_freedom(), variant="time_freedom"
-    )
+    match = create_match(alice, "easy", variant="time_freedom")
     server = live_asgi_server
     options = {
         "additional_headers": {"Cookie": session_cookie(alice).decode()},

@@ -11,7 +11,6 @@ from django.utils import timezone
 from games import services
 from games.engine import HandState
 from games.models import Hand, Match, Seat
-from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Pairing
 from leaderboards import hooks
 from leaderboards.models import BoardEntry, ComputerBoardEntry, Rating, RatingChange
@@ -22,15 +21,15 @@ from leaderboards.services import (
     rating_apply_match,
     ratings_apply_pending,
 )
-from tests.factories import create_finished_match, create_user
+from tests.factories import (
+    create_finished_match,
+    create_match,
+    create_tournament,
+    create_user,
+    create_users,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def friend_match(host, guest):
-    """A rated friend match between ``host`` and ``guest``, started."""
-    invite = services.match_create_invite(user=host)
-    return services.match_join_invite(user=guest, token=invite.invite_token)
 
 
 def play_moves(match, count):
@@ -64,7 +63,7 @@ def test_a_resignation_at_the_first_move_aborts_the_match_and_leaves_boards_and_
     enqueued = []
     monkeypatch.setattr("leaderboards.hooks.apply_match_rating.delay", enqueued.append)
     ann, bob = create_user("ann"), create_user("bob")
-    match = friend_match(ann, bob)
+    match = create_match(ann, bob)
     play_moves(match, 1)
     mover = match.current_seat
     quitter = Seat.objects.select_related("user").get(match=match, index=mover).user
@@ -84,7 +83,7 @@ def test_a_resignation_at_the_first_move_aborts_the_match_and_leaves_boards_and_
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_an_abandonment_before_the_second_move_of_each_is_aborted_too():
     ann, bob = create_user("ann"), create_user("bob")
-    match = friend_match(ann, bob)
+    match = create_match(ann, bob)
     play_moves(match, 3)  # one player has made two moves, the other one
     match.refresh_from_db()
     loser = Seat.objects.select_related("user").get(match=match, index=match.current_seat)
@@ -97,7 +96,7 @@ def test_an_abandonment_before_the_second_move_of_each_is_aborted_too():
 @override_settings(LEADERBOARD_MIN_MATCHES=1)
 def test_a_resignation_after_two_moves_each_is_rated_and_counted():
     ann, bob = create_user("ann"), create_user("bob")
-    match = friend_match(ann, bob)
+    match = create_match(ann, bob)
     while min(moves_of(match, 0), moves_of(match, 1)) < 2:
         play_moves(match, 1)
     services.match_resign(match=match, user=ann)
@@ -119,20 +118,7 @@ def test_an_aborted_match_counts_on_no_computer_board():
 
 
 def test_an_aborted_tournament_match_is_still_a_loss_for_the_one_who_left():
-    users = [create_user(f"p{i}") for i in range(2)]
-    now = timezone.now()
-    t = tournament_services.tournament_create(
-        user=None,
-        staff=True,
-        name="Test",
-        format="arena",
-        starts_at=now,
-        max_players=50,
-        duration_minutes=30,
-    )
-    for user in users:
-        tournament_services.tournament_join(tournament=t, user=user, now=now)
-    tournament_services.tournament_progress(tournament_id=t.pk)
+    t = create_tournament("arena", create_users(2), duration_minutes=30, start=True)
     (pairing,) = Pairing.objects.filter(tournament=t, finished=False, match__isnull=False)
     leaver = Entrant.objects.select_related("user").get(pk=pairing.seat1_id)
     services.match_resign(match=pairing.match, user=leaver.user)
@@ -195,7 +181,7 @@ def test_a_farmed_pair_cannot_reach_the_board_alone():
 
 def test_the_profile_and_the_score_sheet_say_aborted(client):
     ann, bob = create_user("ann"), create_user("bob")
-    match = friend_match(ann, bob)
+    match = create_match(ann, bob)
     services.match_resign(match=match, user=ann)
     client.force_login(bob)
     profile = client.get("/players/bob/").content.decode()

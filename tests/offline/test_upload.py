@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from games.models import Hand, Match, Move, Seat
 from games.selectors import hand_replay
 from leaderboards.models import ComputerBoardEntry, Rating
 from leaderboards.services import computer_boards_recompute
-from tests.games.helpers import make_user
+from tests.factories import create_finished_match, create_user, create_users
 from tests.offline.helpers import offline_record
 
 pytestmark = pytest.mark.django_db
@@ -28,8 +29,8 @@ def upload(client: Client, record: Any) -> Any:
 
 
 @pytest.fixture
-def player(django_user_model: Any, client: Client) -> Any:
-    user = make_user(django_user_model, "traveller")
+def player(client: Client) -> Any:
+    user = create_user("traveller")
     client.force_login(user)
     return user
 
@@ -157,12 +158,12 @@ def test_a_resigned_match_stands_as_a_loss(
 
 
 def test_signed_out_uploads_get_401_and_another_account_cannot_take_a_match(
-    client: Client, django_user_model: Any, player: Any, record: dict[str, Any]
+    client: Client, player: Any, record: dict[str, Any]
 ) -> None:
     assert upload(Client(), record).status_code == 401
     assert upload(client, record).status_code == 201
     other = Client()
-    other.force_login(make_user(django_user_model, "someone"))
+    other.force_login(create_user("someone"))
     response = upload(other, record)
     assert response.status_code == 400
     assert "another account" in response.json()["error"]["message"]
@@ -170,15 +171,12 @@ def test_signed_out_uploads_get_401_and_another_account_cannot_take_a_match(
     assert client.post(UPLOAD, data=b"{", content_type="application/json").status_code == 400
 
 
-def test_offline_matches_never_count_on_the_computer_boards(django_user_model: Any) -> None:
-    players = [make_user(django_user_model, f"p{i}") for i in range(12)]
-    for user in players:
-        match = Match.objects.create(
-            kind=Match.Kind.OFFLINE, rules={}, status="finished", winner_seat=0,
-            finished_at="2026-11-30T10:00:00Z",
+def test_offline_matches_never_count_on_the_computer_boards() -> None:
+    for user in create_users(12):
+        create_finished_match(
+            (user, None), kind=Match.Kind.OFFLINE, bot_level="hard", rated=False,
+            finished_at=datetime(2026, 11, 30, 10, tzinfo=UTC),
         )
-        Seat.objects.create(match=match, index=0, user=user)
-        Seat.objects.create(match=match, index=1, bot_level="hard")
     computer_boards_recompute()
     assert not ComputerBoardEntry.objects.exists()
 

@@ -10,26 +10,21 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games import services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move
-from tests.games.helpers import make_user, states_by_version
+from tests.factories import create_match, create_user
+from tests.games.helpers import states_by_version
 from tests.games.sockets import session_cookie
 from tests.security.secrets import assert_hides_secrets
 
 NO_CLOCK = RuleSet.time_freedom()
 
 
-def people_matches(user_model: Any, count: int, prefix: str) -> list[tuple[Match, Any, Any]]:
-    """``count`` started matches between two registered players each."""
-    matches = []
-    for index in range(count):
-        host = make_user(user_model, f"{prefix}{index}a")
-        guest = make_user(user_model, f"{prefix}{index}b")
-        match = services.match_create_invite(user=host, rules=NO_CLOCK, variant="time_freedom")
-        match = services.match_join_invite(user=guest, token=match.invite_token)
-        matches.append((match, host, guest))
-    return matches
+def people_matches(count: int, prefix: str) -> list[tuple[Match, Any, Any]]:
+    """``count`` started matches (no clock) between two registered players each."""
+    pairs = [(create_user(f"{prefix}{i}a"), create_user(f"{prefix}{i}b")) for i in range(count)]
+    return [(create_match(host, guest, variant="time_freedom"), host, guest)
+            for host, guest in pairs]
 
 
 def cookie(user: Any) -> str:

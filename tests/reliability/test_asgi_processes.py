@@ -29,9 +29,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 MATCHES = 4
 
 
-async def test_kill_9_of_an_asgi_process_mid_match(asgi_pair, django_user_model):
+async def test_kill_9_of_an_asgi_process_mid_match(asgi_pair):
     first, second = asgi_pair
-    matches = await database_sync_to_async(people_matches)(django_user_model, MATCHES, "k")
+    matches = await database_sync_to_async(people_matches)(MATCHES, "k")
     players: list[Player] = []
     for match, host, guest in matches:
         players.append(Player(f"{host.username}", match.pk, await _cookie(host),
@@ -73,11 +73,9 @@ async def test_kill_9_of_an_asgi_process_mid_match(asgi_pair, django_user_model)
         assert sum(len(p.accepted()) for p in pair) >= len(log) // 2
 
 
-async def test_the_same_move_from_two_tabs_at_once_is_applied_once(asgi_pair, django_user_model):
+async def test_the_same_move_from_two_tabs_at_once_is_applied_once(asgi_pair):
     first, second = asgi_pair
-    [(match, host, guest)] = await database_sync_to_async(people_matches)(
-        django_user_model, 1, "d"
-    )
+    [(match, host, guest)] = await database_sync_to_async(people_matches)(1, "d")
     host_cookie, guest_cookie = await _cookie(host), await _cookie(guest)
     path = f"/ws/match/{match.pk}/"
 
@@ -120,14 +118,12 @@ async def test_the_same_move_from_two_tabs_at_once_is_applied_once(asgi_pair, dj
 
 
 async def test_a_fragmented_multibyte_message_reaches_the_player_on_the_other_process(
-    asgi_pair, django_user_model
+    asgi_pair
 ):
     """Frames are unmasked by ginsite/websocket_frames.py: a chat line of multi-byte
     text, sent as three masked frames (cut inside a character), arrives whole."""
     first, second = asgi_pair
-    [(match, host, guest)] = await database_sync_to_async(people_matches)(
-        django_user_model, 1, "f"
-    )
+    [(match, host, guest)] = await database_sync_to_async(people_matches)(1, "f")
     path = f"/ws/match/{match.pk}/"
     text = "Gin! ♠♥♦♣ Grüße, どうぞ " * 10
     frame = json.dumps({"type": "chat", "text": text}, ensure_ascii=False)

@@ -22,8 +22,8 @@ from django.utils import timezone
 from games import services
 from games.models import Match, Move, Seat
 from ginsite.celery import app
-from tests.games.helpers import current_state, make_user, states_by_version
-from tests.reliability.common import NO_CLOCK
+from tests.factories import create_match, create_user
+from tests.games.helpers import current_state, states_by_version
 from tests.workers import CeleryWorker, _Process
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
@@ -32,13 +32,10 @@ HELD = 6  # computer turns the worker has taken when it is killed
 QUEUED = 4  # computer turns enqueued while it is down
 
 
-def computer_to_move(user_model, name: str) -> tuple[Match, int]:
+def computer_to_move(name: str) -> tuple[Match, int]:
     """A computer match waiting for the computer's move; returns it and that version."""
-    user = make_user(user_model, name)
-    match = services.match_create_computer(
-        user=user, level="easy", rules=NO_CLOCK, variant="time_freedom"
-    )
-    match.refresh_from_db()
+    user = create_user(name)
+    match = create_match(user, "easy", variant="time_freedom")
     human = Seat.objects.get(match=match, user=user).index
     if match.current_seat == human:
         services.move_submit(
@@ -73,7 +70,7 @@ def humans_to_move(pending: dict[int, int]) -> bool:
 
 
 def test_kill_9_of_the_worker_with_computer_moves_queued(
-    django_user_model, live_celery_worker, settings
+    live_celery_worker, settings
 ):
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
     settings.BOT_THINK_SECONDS = 1.5  # the countdown of the tasks enqueued here
@@ -81,7 +78,7 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
     broker.delete("unacked", "unacked_index")
     held: dict[int, int] = {}
     for index in range(HELD):
-        match, version = computer_to_move(django_user_model, f"held{index}")
+        match, version = computer_to_move(f"held{index}")
         held[match.pk] = version
     wait_until(lambda: broker.hlen("unacked") >= HELD, 10, "the worker to take the tasks")
     live_celery_worker.kill()
@@ -89,7 +86,7 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
     assert len(held_tags) >= HELD
     queued: dict[int, int] = {}
     for index in range(QUEUED):
-        match, version = computer_to_move(django_user_model, f"queued{index}")
+        match, version = computer_to_move(f"queued{index}")
         queued[match.pk] = version
     pending = {**held, **queued}
     assert all(
@@ -139,11 +136,11 @@ def worker_backends() -> list[tuple[int, object]]:
 
 
 def test_the_worker_keeps_its_database_connection_from_task_to_task(
-    django_user_model, live_celery_worker
+    live_celery_worker
 ):
     """Celery closes the database connection around every task unless told otherwise:
     a new PostgreSQL backend for each computer move and each one-second clock tick."""
-    match, version = computer_to_move(django_user_model, "steady")
+    match, version = computer_to_move("steady")
     human = 1 - match.current_seat
     held = None
     for turn in range(3):

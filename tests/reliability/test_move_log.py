@@ -9,22 +9,21 @@ import logging
 import pytest
 
 from games import broadcast, services
-from games.engine import RuleSet
 from games.services import scheduling
 from ginsite.logs import JsonFormatter
-from tests.games.helpers import current_state, make_user
+from tests.factories import create_match, create_user
+from tests.games.helpers import current_state
 
 pytestmark = pytest.mark.django_db
 
 
 def test_each_accepted_move_is_one_json_line(
-    django_user_model, django_capture_on_commit_callbacks, caplog, monkeypatch
+    django_capture_on_commit_callbacks, caplog, monkeypatch
 ):
     monkeypatch.setattr(broadcast, "group_send", lambda sends: None)
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
-    alice = make_user(django_user_model, "alice")
-    match = services.match_create_computer(user=alice, level="easy", rules=RuleSet.default())
-    match.refresh_from_db()
+    alice = create_user("alice")
+    match = create_match(alice, "easy")
     caplog.set_level(logging.INFO, logger="games.moves")
     with django_capture_on_commit_callbacks(execute=True):
         if match.seats.get(user=alice).index == match.current_seat:

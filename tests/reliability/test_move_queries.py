@@ -23,7 +23,8 @@ from games import broadcast, services
 from games.engine import RuleSet
 from games.models import Hand, Match, Move, Seat
 from games.services import scheduling
-from tests.games.helpers import current_state, make_user
+from tests.factories import create_match, create_user, seated
+from tests.games.helpers import current_state
 from tests.games.sockets import choose_from_view
 
 pytestmark = pytest.mark.django_db
@@ -76,17 +77,13 @@ def queries_of_moves(
 
 @pytest.mark.parametrize("opponent", ["person", "computer"])
 def test_the_queries_of_a_move_are_few_and_do_not_grow(
-    django_user_model, django_capture_on_commit_callbacks, opponent
+    django_capture_on_commit_callbacks, opponent
 ):
-    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
+    alice, bob = create_user("alice"), create_user("bob")
     rules = RuleSet.default().replace(target_score=250)
     with django_capture_on_commit_callbacks(execute=True):
-        if opponent == "computer":
-            match = services.match_create_computer(user=alice, level="easy", rules=rules)
-        else:
-            match = services.match_create_invite(user=alice, rules=rules, variant="default")
-            match = services.match_join_invite(user=bob, token=match.invite_token)
-    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+        match = create_match(alice, bob if opponent == "person" else "easy", rules=rules)
+    users = seated(match)
     ending: list[int] = []
     first_hand = queries_of_moves(match, users, 12, django_capture_on_commit_callbacks)
     while Hand.objects.filter(match=match).count() < 4:  # three hands of history
@@ -110,19 +107,17 @@ def _executions_of_prepared_statements() -> dict[str, int]:
         }
 
 
-def _invite_match(django_user_model) -> tuple[Match, dict]:
-    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
-    match = services.match_create_invite(user=alice, rules=RuleSet.default(), variant="default")
-    match = services.match_join_invite(user=bob, token=match.invite_token)
-    return match, {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+def _invite_match() -> tuple[Match, dict]:
+    match = create_match(create_user("alice"), create_user("bob"))
+    return match, seated(match)
 
 
 def test_a_moves_statements_are_prepared_once_and_run_again(
-    django_user_model, django_capture_on_commit_callbacks
+    django_capture_on_commit_callbacks
 ):
     """PostgreSQL parses and plans the lock and the write of a move once per
     connection (games/services/store.py), not once per move."""
-    match, users = _invite_match(django_user_model)
+    match, users = _invite_match()
     before = _executions_of_prepared_statements()
     version = Match.objects.get(pk=match.pk).version
     queries_of_moves(match, users, 8, django_capture_on_commit_callbacks)
@@ -139,12 +134,12 @@ def test_a_moves_statements_are_prepared_once_and_run_again(
 
 
 def test_with_preparing_turned_off_moves_are_played_and_nothing_is_prepared(
-    django_user_model, django_capture_on_commit_callbacks, settings
+    django_capture_on_commit_callbacks, settings
 ):
     """``DATABASE_PREPARED_STATEMENTS=0`` (a pooler that cannot carry prepared
     statements, docs/operations.md): moves are played as usual, nothing prepared runs."""
     settings.DATABASE_PREPARED_STATEMENTS = False
-    match, users = _invite_match(django_user_model)
+    match, users = _invite_match()
     before = _executions_of_prepared_statements()
     version = Match.objects.get(pk=match.pk).version
     queries_of_moves(match, users, 8, django_capture_on_commit_callbacks)
@@ -152,16 +147,14 @@ def test_with_preparing_turned_off_moves_are_played_and_nothing_is_prepared(
     assert _executions_of_prepared_statements() == before
 
 
-def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_changes_nothing(
-    django_user_model,
-):
+def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_changes_nothing():
     """The lock and the seats' read go to PostgreSQL together: a refusal of either comes
     back as Django's error, the transaction is rolled back and the connection goes on."""
     from django.db import ProgrammingError
 
     from games.services import store
 
-    match, _ = _invite_match(django_user_model)
+    match, _ = _invite_match()
     version = Match.objects.get(pk=match.pk).version
     with pytest.raises(ProgrammingError), transaction.atomic():
         Match.objects.filter(pk=match.pk).update(version=version + 100)
@@ -195,14 +188,14 @@ def _next_action(match: Match, users: dict) -> tuple[dict, object]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_waits_on_postgresql_twice_and_is_committed(django_user_model):
+def test_a_move_waits_on_postgresql_twice_and_is_committed():
     """Two round trips a move: BEGIN with the lock and the seats' read, then the write
     with COMMIT (games/services/store.py), and one more for each of its statements
     prepared there for the first time on the connection; what it wrote is there for
     everyone."""
     from games.services import store
 
-    match, users = _invite_match(django_user_model)
+    match, users = _invite_match()
     newly_prepared = []
     for _ in range(8):
         action, user = _next_action(match, users)
@@ -225,12 +218,10 @@ def test_a_move_waits_on_postgresql_twice_and_is_committed(django_user_model):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_on(
-    django_user_model,
-):
+def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_on():
     """The write and COMMIT go to PostgreSQL together: when the write is refused, the
     move raises Django's error, nothing of it is kept, and the connection goes on."""
-    match, users = _invite_match(django_user_model)
+    match, users = _invite_match()
     action, user = _next_action(match, users)
     hand = Hand.objects.filter(match=match).latest("number")
     # A row in the way of the move's own (one move per version).
@@ -246,12 +237,12 @@ def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
-def test_the_rows_read_under_the_lock_are_the_models_the_orm_reads(django_user_model):
+def test_the_rows_read_under_the_lock_are_the_models_the_orm_reads():
     """The lock builds its models from the rows itself (games/services/store.py): each has
     every field the ORM gives it, and saves as one read by the ORM does."""
     from games.services import store
 
-    match, _ = _invite_match(django_user_model)
+    match, _ = _invite_match()
     with transaction.atomic():
         locked = store.lock_match(match.pk)
     read = [

@@ -23,10 +23,8 @@ from collections.abc import Iterator
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
-from tests.games.helpers import make_user
+from tests.factories import create_match, create_users
 from tests.reliability.common import (
-    NO_CLOCK,
     assert_frames_hide_secrets,
     cookie,
     move_log,
@@ -64,22 +62,17 @@ def private_stack(django_db_setup: None) -> Iterator[tuple[RedisServer, list]]:
         redis_server.remove_log()
 
 
-def computer_matches(user_model, count: int) -> list:
-    matches = []
-    for index in range(count):
-        user = make_user(user_model, f"solo{index}")
-        match = services.match_create_computer(
-            user=user, level="easy", rules=NO_CLOCK, variant="time_freedom"
-        )
-        matches.append((match, user))
-    return matches
+def computer_matches(count: int) -> list:
+    """``count`` started matches (no clock) of new players against the easy computer."""
+    return [(create_match(user, "easy", variant="time_freedom"), user)
+            for user in create_users(count, "solo")]
 
 
-async def test_redis_restart_during_play(private_stack, django_user_model):
+async def test_redis_restart_during_play(private_stack):
     redis_server, processes = private_stack
     first, second = processes[:2]
-    people = await database_sync_to_async(people_matches)(django_user_model, 2, "r")
-    solo = await database_sync_to_async(computer_matches)(django_user_model, 2)
+    people = await database_sync_to_async(people_matches)(2, "r")
+    solo = await database_sync_to_async(computer_matches)(2)
     players: list[Player] = []
     for match, host, guest in people:
         players.append(Player(host.username, match.pk, await _cookie(host),

@@ -32,25 +32,11 @@ from games.services import match_resign
 from games.tournaments import services, tasks
 from games.tournaments.models import Entrant, Pairing, Round, Tournament
 from ginsite.celery import app
+from tests.factories import create_tournament, create_users
 from tests.reliability.test_celery_worker import restart_without_purge, wait_until
 from tests.workers import CeleryWorker, database_url_for_tests
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
-
-
-def _players(user_model, n: int, prefix: str) -> list:
-    return [user_model.objects.create_user(username=f"{prefix}{i}", password=None)
-            for i in range(n)]
-
-
-def _tournament(fmt: str, users: list, **kwargs) -> Tournament:
-    now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name=f"Fault {fmt}", format=fmt,
-                                   starts_at=now, **kwargs)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=now)
-    assert services.tournament_progress(tournament_id=t.pk, now=now) == "started"
-    return t
 
 
 def _resign(pairings: list[Pairing]) -> None:
@@ -203,11 +189,11 @@ def _pairing_waits() -> int | None:
 
 
 def test_kill_9_while_starting_a_swiss_round_starts_it_once(
-    django_user_model, live_celery_worker, settings, monkeypatch
+    live_celery_worker, settings, monkeypatch
 ):
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
     monkeypatch.setattr(tasks, "ENQUEUE_PROGRESS", False)  # the test enqueues itself
-    t = _tournament("swiss", _players(django_user_model, 8, "sw"), rounds=3)
+    t = create_tournament("swiss", create_users(8, "sw"), name="Fault swiss", rounds=3, start=True)
     round1 = _open(t)
     _resign(round1)
     entrant = Entrant.objects.filter(tournament=t).first()
@@ -226,10 +212,12 @@ def test_kill_9_while_starting_a_swiss_round_starts_it_once(
 
 
 def test_kill_9_while_pairing_an_arena_pairs_each_player_once(
-    django_user_model, live_celery_worker, settings, monkeypatch
+    live_celery_worker, settings, monkeypatch
 ):
     monkeypatch.setattr(tasks, "ENQUEUE_PROGRESS", False)
-    t = _tournament("arena", _players(django_user_model, 6, "ar"), duration_minutes=30)
+    t = create_tournament(
+        "arena", create_users(6, "ar"), name="Fault arena", duration_minutes=30, start=True
+    )
     first = _open(t)
     assert len(first) == 3
     _resign(first[:2])  # four players back in the pool
@@ -246,17 +234,14 @@ def test_kill_9_while_pairing_an_arena_pairs_each_player_once(
 
 
 def test_a_big_arena_starts_in_slices_and_the_worker_pairs_everyone(
-    django_user_model, live_celery_worker
+    live_celery_worker
 ):
     """An arena of 61 starts: the start pairs the top of the pool (one short
     transaction), and the worker's follow-up passes pair everyone else at once, without
     waiting for beat (which does not run here). One player is left waiting (odd)."""
     players = 2 * services.ARENA_PASS_PAIRS + 11
-    t = services.tournament_create(user=None, staff=True, name="Big arena", format="arena",
-                                   starts_at=timezone.now(), max_players=players,
-                                   duration_minutes=30)
-    for user in _players(django_user_model, players, "big"):
-        services.tournament_join(tournament=t, user=user)
+    t = create_tournament("arena", create_users(players, "big"), name="Big arena",
+                          max_players=players, duration_minutes=30)
     start = timezone.now()
     assert services.tournament_start(tournament_id=t.pk, now=start) is True
     # The start's own pairings carry its time; the worker's passes come later.

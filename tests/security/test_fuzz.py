@@ -22,12 +22,11 @@ import random
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
-from games import services
 from games.chat.models import ChatMessage
 from games.consumers import MatchConsumer
-from games.engine import RuleSet
 from games.models import Hand, Match, Move, Seat
-from tests.games.helpers import current_state, make_user, play_one
+from tests.factories import create_match, create_user, seated
+from tests.games.helpers import current_state, play_one
 from tests.games.sockets import Socket
 from tests.security.frames import Frame, FrameMaker, Table, expected_code
 
@@ -38,14 +37,9 @@ BATCH = 200
 
 
 @sync_to_async
-def setup_match(django_user_model) -> tuple:
-    alice = make_user(django_user_model, "alice")
-    bob = make_user(django_user_model, "bob")
-    carol = make_user(django_user_model, "carol")
-    match = services.match_create_invite(
-        user=alice, rules=RuleSet.time_freedom(), variant="time_freedom"
-    )
-    match = services.match_join_invite(user=bob, token=match.invite_token)
+def setup_match() -> tuple:
+    alice, bob, carol = create_user("alice"), create_user("bob"), create_user("carol")
+    match = create_match(alice, bob, variant="time_freedom")
     # Into the discard phase: the mover holds 11 cards, and knocks, discards and the
     # discard-pile rule all come into play.
     rng = random.Random(7)
@@ -65,7 +59,7 @@ def snapshot(match_id: int) -> tuple:
 
 
 def players_in_turn_order(match: Match) -> tuple:
-    seats = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    seats = seated(match)
     return seats[match.current_seat], seats[1 - match.current_seat]
 
 
@@ -88,10 +82,10 @@ def table_of(match: Match, users: dict) -> Table:
                  signed_in={name: user is not None for name, user in users.items()})
 
 
-async def test_ten_thousand_bad_frames_change_nothing(django_user_model, monkeypatch, caplog):
+async def test_ten_thousand_bad_frames_change_nothing(monkeypatch, caplog):
     seed = int(os.environ.get("FUZZ_SEED", random.randrange(2**32)))
     rng = random.Random(seed)
-    match, _alice, _bob, carol = await setup_match(django_user_model)
+    match, _alice, _bob, carol = await setup_match()
     monkeypatch.setattr(MatchConsumer, "rate_burst", 10**9)
     monkeypatch.setattr(MatchConsumer, "rate_per_second", 10.0**9)
     caplog.set_level(logging.WARNING)
@@ -158,8 +152,8 @@ async def test_ten_thousand_bad_frames_change_nothing(django_user_model, monkeyp
         await socket.close()
 
 
-async def test_the_frame_rate_limit_answers_and_ignores_a_flood(django_user_model):
-    match, alice, _bob, _carol = await setup_match(django_user_model)
+async def test_the_frame_rate_limit_answers_and_ignores_a_flood():
+    match, alice, _bob, _carol = await setup_match()
     socket = await Socket.open(match.pk, alice)
     state = await socket.receive_type("state")
     before = await snapshot(match.pk)

@@ -35,7 +35,8 @@ from games.bots import choose_action
 from games.engine import HandState, MatchState, RuleSet
 from games.models import Hand, Match, Move, Seat
 from games.services import play, scheduling, store
-from tests.games.helpers import current_state, make_user
+from tests.factories import create_match, create_user, seated
+from tests.games.helpers import current_state
 from tests.games.sockets import choose_from_view
 from tests.security.secrets import (
     assert_event_hides_secrets,
@@ -124,9 +125,9 @@ class MemoryMatch:
 
 
 @pytest.mark.django_db
-def test_no_frame_of_hundreds_of_matches_shows_a_hidden_card(django_user_model, monkeypatch):
+def test_no_frame_of_hundreds_of_matches_shows_a_hidden_card(monkeypatch):
     rng = random.Random(20261129)
-    players = [make_user(django_user_model, "alice"), make_user(django_user_model, "bob")]
+    players = [create_user("alice"), create_user("bob")]
     monkeypatch.setattr(store.Writes, "run", lambda self, commit=False: self.statements.clear())
     monkeypatch.setattr(broadcast, "publish_on_commit", lambda match_id, messages: None)
     frames = hands = resigned = events = 0
@@ -203,28 +204,22 @@ def check_sent(match: Match, sent: list[tuple[str, dict[str, Any]]]) -> int:
 
 @pytest.mark.django_db
 def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
-    django_user_model, monkeypatch, django_capture_on_commit_callbacks
+    monkeypatch, django_capture_on_commit_callbacks
 ):
     capture = Capture()
     monkeypatch.setattr(broadcast, "group_send", capture.group_send)
     # The test plays the computer's turns itself; clock checks never come due.
     monkeypatch.setattr(scheduling, "bot_turn", lambda **kwargs: None)
     rng = random.Random(7)
-    alice, bob = make_user(django_user_model, "alice"), make_user(django_user_model, "bob")
+    alice, bob = create_user("alice"), create_user("bob")
     frames = moves = 0
     for number in range(SERVICE_MATCHES):
         rules = RuleSet.default().replace(target_score=50)
         with django_capture_on_commit_callbacks(execute=True):
-            if number % 2:
-                match = services.match_create_computer(
-                    user=alice, level="easy", rules=rules, variant="default"
-                )
-            else:
-                match = services.match_create_invite(user=alice, rules=rules, variant="default")
-                match = services.match_join_invite(user=bob, token=match.invite_token)
+            match = create_match(alice, "easy" if number % 2 else bob, rules=rules)
         match.refresh_from_db()
         frames += check_sent(match, capture.take())
-        users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+        users = seated(match)
         # The first plays to the target; the others are resigned once a hand is over.
         resign_in_hand = None if number == 0 else 2
         while match.status == Match.Status.ACTIVE:

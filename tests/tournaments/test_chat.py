@@ -25,17 +25,13 @@ from games.chat.selectors import chat_can_read, chat_history
 from games.chat.services import ChatError, chat_post
 from games.tournaments import services
 from tests.chat.helpers import receive_type, ws_connect
-from tests.factories import create_moderator, create_user
+from tests.factories import create_moderator, create_tournament, create_user
 
 
 def _tournament(*players, public=True):
-    t = services.tournament_create(
-        user=None, staff=True, name="Chatty Arena", format="arena", public=public,
-        starts_at=timezone.now() + timedelta(hours=1),
-    )
-    for player in players:
-        services.tournament_join(tournament=t, user=player, token=t.invite_token)
-    return t
+    """A staff arena (public unless told) starting in an hour, ``players`` in it."""
+    return create_tournament("arena", players, name="Chatty Arena", public=public,
+                             starts_at=timezone.now() + timedelta(hours=1))
 
 
 @database_sync_to_async

@@ -17,11 +17,10 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games.tournaments import services
 from games.tournaments.models import Pairing, Tournament
 from games.tournaments.simulate import check_summary
 from ginsite.embedded_beat import EmbeddedBeat
-from tests.factories import create_user
+from tests.factories import create_tournament, create_user
 from tests.workers import ROOT
 
 
@@ -29,10 +28,7 @@ from tests.workers import ROOT
 def test_the_embedded_scheduler_starts_and_pairs_a_due_arena():
     assert "tournaments-tick" in settings.CELERY_BEAT_SCHEDULE
     now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="Embedded", format="arena",
-                                   starts_at=now)
-    for name in ("ann", "bob"):
-        services.tournament_join(tournament=t, user=create_user(name), now=now)
+    t = create_tournament("arena", [create_user("ann"), create_user("bob")], now=now)
     ran = []
 
     def run(name, args, kwargs):

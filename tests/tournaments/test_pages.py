@@ -22,18 +22,13 @@ from games.services import match_resign
 from games.tournaments import services
 from games.tournaments.models import Entrant, Pairing, Tournament, TournamentEvent
 from tests.chat.helpers import receive_type, ws_connect
-from tests.factories import create_user
+from tests.factories import create_tournament, create_user
 from tests.security.secrets import visible_cards
 
 
-def _live_arena(users, **kwargs):
-    now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="Evening Arena",
-                                   format="arena", starts_at=now, **kwargs)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=now)
-    services.tournament_progress(tournament_id=t.pk, now=now)
-    return Tournament.objects.get(pk=t.pk)
+def _live_arena(users, **fields):
+    """A staff arena, "Evening Arena", started with ``users`` in it."""
+    return create_tournament("arena", users, name="Evening Arena", start=True, **fields)
 
 
 def _concealed_cards(match_ids):
@@ -136,11 +131,7 @@ def test_profile_lists_results_and_admin_cancel_and_remove_leave_an_audit_trail(
 async def test_the_socket_sends_standings_after_a_result_and_match_ready_without_cards():
     ann, bob, spectator = [await database_sync_to_async(create_user)(n)
                            for n in ("ann", "bob", "sam")]
-    now = timezone.now()
-    t = await database_sync_to_async(services.tournament_create)(
-        user=None, staff=True, name="Socket Arena", format="arena", starts_at=now)
-    for user in (ann, bob):
-        await database_sync_to_async(services.tournament_join)(tournament=t, user=user)
+    t = await database_sync_to_async(create_tournament)("arena", [ann, bob], name="Socket Arena")
     path = f"/ws/tournament/{t.pk}/"
     try:
         ann_ws = await ws_connect(ann, path)
@@ -216,12 +207,7 @@ def test_standings_are_ranked_once_per_version_and_a_result_shows_at_once(client
 @pytest.mark.django_db
 def test_a_swiss_page_lists_the_current_round_and_fetches_earlier_ones_on_demand(client):
     players = [create_user(f"p{i}") for i in range(6)]
-    now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="Club Swiss", format="swiss",
-                                   starts_at=now, rounds=3, public=False)
-    for user in players:
-        services.tournament_join(tournament=t, user=user, token=t.invite_token, now=now)
-    services.tournament_progress(tournament_id=t.pk, now=now)
+    t = create_tournament("swiss", players, name="Club Swiss", rounds=3, public=False, start=True)
     round1 = list(Pairing.objects.filter(tournament=t, round=1).select_related(
         "match", "seat0__user", "seat1__user"))
     for pairing in round1:
@@ -255,11 +241,7 @@ def test_the_podium_counts_points_in_the_singular_and_the_plural(client):
     1 each ("1 point", never "1 pts")."""
     users = [create_user(name) for name in ("ann", "ben", "cid")]
     now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="Small Swiss",
-                                   format="swiss", rounds=2, starts_at=now)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=now)
-    services.tournament_progress(tournament_id=t.pk, now=now)
+    t = create_tournament("swiss", users, name="Small Swiss", rounds=2, start=True, now=now)
     for number in (1, 2):
         for p in Pairing.objects.filter(tournament=t, round=number, seat1__isnull=False):
             match_resign(match=p.match, user=p.seat1.user)
@@ -311,11 +293,7 @@ def test_a_finished_tournament_offers_no_joining_and_no_live_dot_and_counts_roun
     not tell a visitor to "create one below" where no form is."""
     users = [create_user(name) for name in ("ann", "ben")]
     now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="One Rounder",
-                                   format="swiss", rounds=1, starts_at=now)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=now)
-    services.tournament_progress(tournament_id=t.pk, now=now)
+    t = create_tournament("swiss", users, name="One Rounder", rounds=1, start=True, now=now)
     (pairing,) = Pairing.objects.filter(tournament=t)
     match_resign(match=pairing.match, user=pairing.seat1.user)
     services.tournament_progress(tournament_id=t.pk, now=now)

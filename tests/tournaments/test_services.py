@@ -19,22 +19,9 @@ from games.tournaments import services
 from games.tournaments.errors import TournamentError
 from games.tournaments.models import Entrant, Pairing, Round, Tournament, TournamentSchedule
 from games.tournaments.simulate import check_summary, simulate
+from tests.factories import create_tournament, create_user, create_users
 
 pytestmark = pytest.mark.django_db
-
-
-def _users(django_user_model, n, prefix="p"):
-    return [django_user_model.objects.create_user(username=f"{prefix}{i}", password=None)
-            for i in range(n)]
-
-
-def _tournament(fmt, users, **kwargs):
-    now = timezone.now()
-    t = services.tournament_create(user=None, staff=True, name="Test", format=fmt,
-                                   starts_at=now, max_players=50, **kwargs)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=now)
-    return t
 
 
 def _user_of(entrant_id):
@@ -67,9 +54,9 @@ def _concurrently(fn, times=4):
     assert errors == []
 
 
-def test_swiss_rounds_bye_results_and_no_repeat(django_user_model):
-    users = _users(django_user_model, 5)
-    t = _tournament("swiss", users, rounds=3)
+def test_swiss_rounds_bye_results_and_no_repeat():
+    users = create_users(5)
+    t = create_tournament("swiss", users, rounds=3)
     assert services.tournament_progress(tournament_id=t.pk) == "started"
     t.refresh_from_db()
     assert (t.status, t.current_round) == ("live", 1)
@@ -89,9 +76,9 @@ def test_swiss_rounds_bye_results_and_no_repeat(django_user_model):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_redelivered_progress_never_starts_a_round_twice(django_user_model):
-    users = _users(django_user_model, 6)
-    t = _tournament("swiss", users, rounds=3)
+def test_redelivered_progress_never_starts_a_round_twice():
+    users = create_users(6)
+    t = create_tournament("swiss", users, rounds=3)
     services.tournament_progress(tournament_id=t.pk)
     for pairing in _open(t):
         match_resign(match=pairing.match, user=_user_of(pairing.seat0_id))
@@ -102,16 +89,16 @@ def test_redelivered_progress_never_starts_a_round_twice(django_user_model):
     assert Match.objects.filter(tournament_pairing__tournament=t).count() == 6
 
 
-def _round_start_statements(django_user_model, players, prefix):
-    t = _tournament("swiss", _users(django_user_model, players, prefix), rounds=3)
+def _round_start_statements(players, prefix):
+    t = create_tournament("swiss", create_users(players, prefix), rounds=3)
     with CaptureQueriesContext(connection) as queries:
         assert services.tournament_progress(tournament_id=t.pk) == "started"
     return t, len(queries)
 
 
-def test_a_round_starts_all_its_matches_in_a_fixed_number_of_statements(django_user_model):
-    _, few = _round_start_statements(django_user_model, 4, "s")
-    large, many = _round_start_statements(django_user_model, 24, "l")
+def test_a_round_starts_all_its_matches_in_a_fixed_number_of_statements():
+    _, few = _round_start_statements(4, "s")
+    large, many = _round_start_statements(24, "l")
     assert few == many, "starting a round costs the same statements for 2 or 12 matches"
     pairings = list(Pairing.objects.filter(tournament=large).select_related(
         "match", "seat0__user", "seat1__user"))
@@ -128,9 +115,9 @@ def test_a_round_starts_all_its_matches_in_a_fixed_number_of_statements(django_u
     assert hands.count() == 12 and len({bytes(h.seed) for h in hands}) == 12
 
 
-def test_a_result_is_recorded_once(django_user_model):
-    users = _users(django_user_model, 2)
-    t = _tournament("arena", users, duration_minutes=30)
+def test_a_result_is_recorded_once():
+    users = create_users(2)
+    t = create_tournament("arena", users, duration_minutes=30)
     services.tournament_progress(tournament_id=t.pk)
     (pairing,) = _open(t)
     match_resign(match=pairing.match, user=_user_of(pairing.seat1_id))
@@ -140,9 +127,9 @@ def test_a_result_is_recorded_once(django_user_model):
     assert (winner.points, winner.wins, winner.streak) == (2, 1, 1)
 
 
-def test_arena_players_go_back_to_the_pool_and_score_streaks(django_user_model):
-    users = _users(django_user_model, 2)
-    t = _tournament("arena", users, duration_minutes=30)
+def test_arena_players_go_back_to_the_pool_and_score_streaks():
+    users = create_users(2)
+    t = create_tournament("arena", users, duration_minutes=30)
     services.tournament_progress(tournament_id=t.pk)
     champion = users[0]
     for expected in (2, 4, 8):  # 2, then 2 more, then a doubled 4
@@ -157,9 +144,9 @@ def test_arena_players_go_back_to_the_pool_and_score_streaks(django_user_model):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_concurrent_arena_passes_pair_each_player_once(django_user_model):
-    users = _users(django_user_model, 9)
-    t = _tournament("arena", users, duration_minutes=30)
+def test_concurrent_arena_passes_pair_each_player_once():
+    users = create_users(9)
+    t = create_tournament("arena", users, duration_minutes=30)
     Tournament.objects.filter(pk=t.pk).update(status="live", started_at=timezone.now(),
                                               ends_at=timezone.now() + timedelta(minutes=30))
     Entrant.objects.filter(tournament=t).update(waiting_since=timezone.now())
@@ -169,9 +156,9 @@ def test_concurrent_arena_passes_pair_each_player_once(django_user_model):
     assert Entrant.objects.filter(tournament=t, waiting_since__isnull=False).count() == 1
 
 
-def test_an_arena_player_who_misses_two_pairings_is_paused(django_user_model):
-    users = _users(django_user_model, 2)
-    t = _tournament("arena", users, duration_minutes=30)
+def test_an_arena_player_who_misses_two_pairings_is_paused():
+    users = create_users(2)
+    t = create_tournament("arena", users, duration_minutes=30)
     services.tournament_progress(tournament_id=t.pk)
     absent = users[1]
     for _ in range(2):
@@ -184,9 +171,9 @@ def test_an_arena_player_who_misses_two_pairings_is_paused(django_user_model):
     assert _open(t) == []  # the other player waits alone
 
 
-def test_the_arena_ends_and_its_last_matches_count(django_user_model):
-    users = _users(django_user_model, 2)
-    t = _tournament("arena", users, duration_minutes=30)
+def test_the_arena_ends_and_its_last_matches_count():
+    users = create_users(2)
+    t = create_tournament("arena", users, duration_minutes=30)
     services.tournament_progress(tournament_id=t.pk)
     later = timezone.now() + timedelta(minutes=31)
     assert services.tournament_progress(tournament_id=t.pk, now=later) == "ending"
@@ -199,9 +186,9 @@ def test_the_arena_ends_and_its_last_matches_count(django_user_model):
     assert _open(t) == []
 
 
-def test_swiss_round_deadline_decides_unfinished_matches(django_user_model):
-    users = _users(django_user_model, 2)
-    t = _tournament("swiss", users, rounds=1, round_minutes=10)
+def test_swiss_round_deadline_decides_unfinished_matches():
+    users = create_users(2)
+    t = create_tournament("swiss", users, rounds=1, round_minutes=10)
     services.tournament_progress(tournament_id=t.pk)
     assert services.swiss_deadline(tournament_id=t.pk) == 0  # not yet
     later = timezone.now() + timedelta(minutes=11)
@@ -210,8 +197,8 @@ def test_swiss_round_deadline_decides_unfinished_matches(django_user_model):
     assert sorted(Entrant.objects.filter(tournament=t).values_list("points", flat=True)) == [0, 1]
 
 
-def test_joining_refusals_change_nothing(django_user_model):
-    owner, friend, stranger = _users(django_user_model, 3)
+def test_joining_refusals_change_nothing():
+    owner, friend, stranger = create_users(3)
     start = timezone.now() + timedelta(hours=1)
     private = services.tournament_create(user=owner, name="Friends", format="arena",
                                          starts_at=start, public=False, max_players=2)
@@ -219,7 +206,7 @@ def test_joining_refusals_change_nothing(django_user_model):
         services.tournament_join(tournament=private, user=stranger)
     services.tournament_join(tournament=private, user=owner)
     services.tournament_join(tournament=private, user=friend, token=private.invite_token)
-    third = django_user_model.objects.create_user(username="third", password=None)
+    third = create_user("third")
     with pytest.raises(TournamentError, match="full"):
         services.tournament_join(tournament=private, user=third, token=private.invite_token)
     assert Entrant.objects.filter(tournament=private).count() == 2
@@ -262,9 +249,8 @@ def test_the_summary_check_catches_a_repeat_and_wrong_points():
     assert any(p.startswith("a: standings") for p in problems)
 
 
-def test_a_banned_player_who_creates_a_tournament_is_refused_and_nothing_is_created(
-        django_user_model):
-    (banned,) = _users(django_user_model, 1)
+def test_a_banned_player_who_creates_a_tournament_is_refused_and_nothing_is_created():
+    (banned,) = create_users(1)
     now = timezone.now()
     RatedPlayBan.objects.create(user=banned, offence=1, abandonments=3, starts_at=now,
                                 until=now + timedelta(minutes=15))
@@ -275,8 +261,8 @@ def test_a_banned_player_who_creates_a_tournament_is_refused_and_nothing_is_crea
     assert not Tournament.objects.exists() and not Entrant.objects.exists()
 
 
-def test_tournament_refusals_answer_with_their_own_http_status(django_user_model):
-    owner, friend, third, removed = _users(django_user_model, 4)
+def test_tournament_refusals_answer_with_their_own_http_status():
+    owner, friend, third, removed = create_users(4)
     start = timezone.now() + timedelta(hours=1)
     private = services.tournament_create(user=owner, name="Friends", format="arena",
                                          starts_at=start, public=False, max_players=2)
@@ -295,7 +281,7 @@ def test_tournament_refusals_answer_with_their_own_http_status(django_user_model
         "not_entered", 409)
     assert status(services.tournament_create, user=owner, name=" ", format="arena",
                   starts_at=start) == ("bad_name", 400)
-    live = _tournament("swiss", [owner, friend, removed])
+    live = create_tournament("swiss", [owner, friend, removed])
     services.tournament_progress(tournament_id=live.pk)
     assert status(services.tournament_join, tournament=live, user=third) == ("too_late", 409)
     assert status(services.tournament_pause, tournament=live, user=owner) == ("not_arena", 409)
