@@ -13,7 +13,9 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
+from games.api import schemas
 from games.api.auth import api_endpoint
+from games.api.openapi import documented
 from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest, json_object
 
@@ -29,6 +31,10 @@ def _refusal(code: str, message: str) -> JsonResponse:
 
 
 @api_endpoint("GET", token="optional")
+@documented(
+    "A match's analysis", tag="matches and exports", answer=schemas.MatchAnalysis,
+    refusals=("no_such_match", "not_a_player"),
+)
 def match_analysis(request: ApiRequest, match_id: int) -> HttpResponse:
     """``GET /api/match/{id}/analysis`` (an API route: a session or an API token, no
     CSRF): for the match's players while it runs, for anyone once it is finished."""

@@ -6,8 +6,10 @@ token's limit (per address without a token). Refusals are ginsite/errors.py's
 ``{"error": {"code", "message"}}`` with the status of its table: 401
 ``unauthorized`` (no token) or ``invalid_token`` (unknown, revoked, or its account
 banned), 405 ``method_not_allowed``, 429 ``rate_limited`` with ``Retry-After``. The
-view finds the account in ``request.api_user`` (None for an anonymous read).
-CSRF does not apply: no cookie authenticates these requests.
+view finds the account in ``request.api_user`` (None for an anonymous read), and
+any ``AppError`` it raises is answered the same way (``answers_refusals``). The
+wrapper carries ``api_methods`` and ``api_token`` for the OpenAPI document
+(games/api/openapi.py). CSRF does not apply: no cookie authenticates these requests.
 """
 
 from __future__ import annotations
@@ -74,10 +76,35 @@ def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> 
     return None
 
 
+def answers_refusals(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Answer an ``AppError`` the view (sync or async) raises with ginsite/errors.py's
+    reply: the view changed nothing."""
+    if asyncio.iscoroutinefunction(view):
+
+        @wraps(view)
+        async def answered_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return await view(request, *args, **kwargs)
+            except AppError as error:
+                return error_response(error)
+
+        return answered_async
+
+    @wraps(view)
+    def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return view(request, *args, **kwargs)
+        except AppError as error:
+            return error_response(error)
+
+    return answered
+
+
 def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable], Callable]:
     """Decorate an API view: ``methods`` allowed, ``token`` "required" or "optional"."""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
+        view = answers_refusals(view)
         if asyncio.iscoroutinefunction(view):
 
             @wraps(view)
@@ -89,15 +116,19 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
                     return refusal
                 return await view(request, *args, **kwargs)
 
-            return csrf_exempt(wrapped_async)
+            wrapped: Callable[..., Any] = wrapped_async
+        else:
 
-        @wraps(view)
-        def wrapped(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
-            refusal = check_request(request, methods, token)
-            if refusal is not None:
-                return refusal
-            return view(request, *args, **kwargs)
+            @wraps(view)
+            def wrapped_sync(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
+                refusal = check_request(request, methods, token)
+                if refusal is not None:
+                    return refusal
+                return view(request, *args, **kwargs)
 
+            wrapped = wrapped_sync
+        wrapped.api_methods = methods  # type: ignore[attr-defined]
+        wrapped.api_token = token  # type: ignore[attr-defined]
         return csrf_exempt(wrapped)
 
     return decorate

@@ -1,6 +1,7 @@
 """Writes of the bot API: upgrading to a BOT account, challenges (create, accept,
 decline, cancel) and the computer challenge. Each raises ``ApiError`` (a code of
-docs/bot-api.md and a sentence) and changes nothing when it refuses."""
+docs/bot-api.md and a sentence), or ``BodyError`` for a body its model refuses
+(games/api/schemas.py), and changes nothing when it refuses."""
 
 from __future__ import annotations
 
@@ -11,19 +12,18 @@ from django.db import transaction
 
 from games import errors as game_errors
 from games.chat.selectors import blocked_between
-from games.engine import TARGET_SCORES, RuleSet
+from games.engine import RuleSet
 from games.models import Match, Seat
-from games.services.matches import BOT_LEVELS, create_started_match, match_create_computer
+from games.services.matches import create_started_match, match_create_computer
 from ginsite.errors import AppError
 
-from . import events
+from . import events, schemas
 from .models import Challenge
 from .selectors import challenge_status, open_challenges
 
 if TYPE_CHECKING:
     from accounts.models import User
 
-VARIANTS = tuple(RuleSet.PRESETS)
 MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
 
 
@@ -63,30 +63,20 @@ def bot_account_upgrade(*, user: User) -> User:
     return user
 
 
-def settings_from(body: dict[str, Any]) -> tuple[str, RuleSet]:
-    """``variant`` and ``target`` of a request body as rules (400 ``invalid_settings``)."""
-    variant = body.get("variant", "default")
-    if variant not in VARIANTS:
-        raise ApiError("invalid_settings", f"variant must be one of {', '.join(VARIANTS)}.")
-    target = body.get("target", 100)
-    if isinstance(target, bool) or target not in TARGET_SCORES:
-        raise ApiError(
-            "invalid_settings",
-            f"target must be one of {', '.join(map(str, TARGET_SCORES))}.",
-        )
-    return variant, RuleSet.preset(variant).replace(target_score=target)
+def _rules(variant: str, target: int) -> RuleSet:
+    return RuleSet.preset(variant).replace(target_score=target)
 
 
 def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> Challenge:
-    """``user`` challenges ``dest`` with ``{"variant", "target", "rated"}``.
+    """``user`` challenges ``dest`` with ``{"variant", "target", "rated"}``
+    (games/api/schemas.py ``ChallengeSettings``: 400 ``invalid_settings``).
 
     Rated matches are between two people or between two BOT accounts, never a BOT
     against a person."""
     _require_player(user)
-    variant, rules = settings_from(body)
-    rated = body.get("rated", False)
-    if not isinstance(rated, bool):
-        raise ApiError("invalid_settings", "rated must be true or false.")
+    wanted = schemas.parse(schemas.ChallengeSettings, body)
+    variant, rated = wanted.variant, wanted.rated
+    rules = _rules(wanted.variant, wanted.target)
     if dest is None or not dest.is_active or dest.is_guest:
         raise ApiError("no_such_player", "There is no such player.")
     if dest.pk == user.pk:
@@ -175,12 +165,13 @@ def challenge_cancel(*, user: User, challenge_id: int) -> Challenge:
 
 
 def computer_challenge(*, user: User, body: dict[str, Any]) -> Match:
-    """A match against the site's computer at ``level``, started at once."""
-    level = body.get("level")
-    if level not in BOT_LEVELS:
-        raise ApiError("invalid_settings", f"level must be one of {', '.join(BOT_LEVELS)}.")
-    variant, rules = settings_from(body)
+    """A match against the site's computer at ``level``, started at once (games/api/
+    schemas.py ``ComputerChallenge``: 400 ``invalid_settings``)."""
+    wanted = schemas.parse(schemas.ComputerChallenge, body)
+    rules = _rules(wanted.variant, wanted.target)
     try:
-        return match_create_computer(user=user, level=level, variant=variant, rules=rules)
+        return match_create_computer(
+            user=user, level=wanted.level, variant=wanted.variant, rules=rules
+        )
     except game_errors.ServiceError as error:
         raise ApiError(error.code, error.message) from error

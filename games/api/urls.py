@@ -1,5 +1,6 @@
-"""Routes of the open platform: the match export, the bot API (docs/bot-api.md), the
-API tokens page and challenges from profile pages."""
+"""Routes of the open platform: the match export, the bot API (docs/bot-api.md), its
+OpenAPI document and reference page, the API tokens page and challenges from profile
+pages."""
 
 from django.urls import path
 
@@ -7,6 +8,8 @@ from . import views
 
 app_name = "api"
 urlpatterns = [
+    path("api/openapi.json", views.openapi_document, name="openapi_document"),
+    path("api/docs/", views.api_reference, name="reference"),
     path("match/<int:match_id>/export.json", views.match_export, name="match_export"),
     path("api/match/<int:match_id>/export", views.api_match_export, name="api_match_export"),
     path("export/key.json", views.export_key, name="export_key"),

@@ -1,16 +1,19 @@
 """HTTP views of the open platform (docs/bot-api.md, docs/export.md): the match
-export, the bot API, the API tokens page and challenges from the site's pages.
+export, the bot API, its OpenAPI document and reference page, the API tokens page and
+challenges from the site's pages.
 
-Thin: authenticate (games/api/auth.py), parse the body, call one service or
-selector, answer JSON. Refusals are ginsite/errors.py's ``{"error": {"code",
-"message"}}`` with the status of its table; streams are NDJSON from async iterators
-(games/api/streams.py).
+Thin: authenticate (games/api/auth.py), parse the body with its model
+(games/api/schemas.py), call one service or selector, answer with the answer's model.
+A refusal is an ``AppError`` raised anywhere below, answered by ginsite/errors.py's
+``{"error": {"code", "message"}}`` with its status; streams are NDJSON from async
+iterators (games/api/streams.py). ``documented`` puts a view in the OpenAPI document
+(games/api/openapi.py).
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any, TypeGuard
+import re
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -26,6 +29,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
 from accounts.selectors import user_by_username
 from games import selectors
 from games import services as game_services
@@ -34,31 +38,34 @@ from games.db_threads import released
 from games.engine.bundle import single_file_verifier
 from games.models import Match
 from games.ratelimits import hit
-from ginsite.errors import AppError, error_response
+from ginsite.errors import AppError
 from ginsite.http import ApiRequest, SignedInRequest, json_object
 
-from . import export, services, signing, streams, tokens
+from . import export, openapi, reference, schemas, services, signing, streams, tokens
 from . import selectors as api_selectors
-from .auth import api_endpoint, refusal
+from .auth import answers_refusals, api_endpoint, refusal
 from .models import Challenge
+from .openapi import documented
 
 MAX_BODY_BYTES = 4096
-MAX_EXPORTS = 300
+MAX_EXPORTS = schemas.MAX_EXPORTS
+
+USERNAME = re.compile(schemas.USERNAME_PATTERN)
+USERNAME_PARAMETER = {
+    "type": "string",
+    "pattern": schemas.USERNAME_PATTERN,
+    "maxLength": schemas.USERNAME_MAX_LENGTH,
+}
 
 
-def refused(error: AppError) -> JsonResponse:
-    """A refusal of a service, with its status from ginsite/errors.py."""
-    response: JsonResponse = error_response(error)
-    return response
-
-
-def read_body(request: HttpRequest) -> dict[str, Any] | JsonResponse:
+def read_body(request: HttpRequest) -> dict[str, Any]:
     """The JSON object of the request body (an empty body is ``{}``; a body needs
-    ``Content-Type: application/json``), or a refusal."""
-    try:
-        return json_object(request, max_bytes=MAX_BODY_BYTES)
-    except AppError as error:
-        return refused(error)
+    ``Content-Type: application/json``), or an ``AppError``."""
+    return json_object(request, max_bytes=MAX_BODY_BYTES)
+
+
+def answer(model: schemas.Answer) -> JsonResponse:
+    return JsonResponse(schemas.answer_json(model))
 
 
 def ndjson(iterator: Any) -> StreamingHttpResponse:
@@ -68,8 +75,26 @@ def ndjson(iterator: Any) -> StreamingHttpResponse:
     return response
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
+def player(username: str) -> User | None:
+    """The visible player of that name; None for a name no account can have."""
+    if len(username) > schemas.USERNAME_MAX_LENGTH or not USERNAME.match(username):
+        return None
+    return user_by_username(username=username)
+
+
+# --- the document ----------------------------------------------------------------------------
+
+
+@require_GET
+def openapi_document(request: HttpRequest) -> JsonResponse:
+    """``GET /api/openapi.json``: the bot API's OpenAPI 3.1 document."""
+    return JsonResponse(openapi.document(), json_dumps_params={"indent": 1})
+
+
+@require_GET
+def api_reference(request: HttpRequest) -> HttpResponse:
+    """``GET /api/docs/``: the same document, for people."""
+    return render(request, "api/reference.html", reference.page(openapi.document()))
 
 
 # --- export ---------------------------------------------------------------------------
@@ -78,51 +103,64 @@ def _is_int(value: Any) -> TypeGuard[int]:
 def export_response(match_id: int) -> JsonResponse:
     match = selectors.match_get(match_id=match_id)
     if match is None:
-        return refusal("not_found", "There is no such match.")
+        raise AppError("There is no such match.", code="not_found")
     if match.status == Match.Status.WAITING:
-        return refusal(
-            "match_not_started", "This match has not started: there is nothing to export."
+        raise AppError(
+            "This match has not started: there is nothing to export.", code="match_not_started"
         )
     return JsonResponse(export.match_export(match=match))
 
 
+EXPORT: dict[str, Any] = {
+    "tag": "matches and exports",
+    "answer": {"$ref": openapi.REF + "GinMatch"},
+    "refusals": ("not_found", "match_not_started"),
+}
+
+
 @require_GET
+@answers_refusals
+@documented("A match's signed export (anyone)", **EXPORT)
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
-    """``GET /match/<id>/export.json``: anyone, no sign-in (docs/export.md)."""
+    """The match as a gin-match/2 document signed by the site (docs/export.md); a match
+    in play exports its finished hands only. No token needed."""
     return export_response(match_id)
 
 
 @api_endpoint("GET")
+@documented("A match's signed export", **EXPORT)
 def api_match_export(request: HttpRequest, match_id: int) -> JsonResponse:
+    """The same document as GET /match/{match_id}/export.json, with the token's rate
+    limit."""
     return export_response(match_id)
 
 
 @require_GET
+@documented("The key that signs every export", tag="matches and exports",
+            answer=schemas.ExportKey)
 def export_key(request: HttpRequest) -> JsonResponse:
-    """``GET /export/key.json``: the public key that signs every export (docs/export.md)."""
-    return JsonResponse({
-        "algorithm": "Ed25519",
-        "key": signing.public_key_hex(),
-        "verifier": request.build_absolute_uri("/export/verify_gin.py"),
-    })
+    """The public Ed25519 key of the site's exports, and where the verifier is."""
+    return answer(
+        schemas.ExportKey(
+            algorithm="Ed25519",
+            key=signing.public_key_hex(),
+            verifier=request.build_absolute_uri("/export/verify_gin.py"),
+        )
+    )
 
 
 @require_GET
+@documented("The single-file verifier", tag="matches and exports",
+            answer_type="text/x-python", answer={"type": "string"})
 def export_verifier(request: HttpRequest) -> HttpResponse:
-    """``GET /export/verify_gin.py``: the single-file verifier, with the site's key."""
+    """verify_gin.py, with the site's key: checks an export against the rules and the
+    signature with nothing but Python (docs/export.md)."""
     text = single_file_verifier(
         site_key=signing.public_key_hex(), site=request.build_absolute_uri("/").rstrip("/")
     )
     response = HttpResponse(text, content_type="text/x-python; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="verify_gin.py"'
     return response
-
-
-def _since(text: str) -> datetime | None:
-    if text.isdigit():
-        return datetime.fromtimestamp(int(text) / 1000, tz=UTC)
-    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 async def _exports(ids: list[int]) -> Any:
@@ -132,19 +170,21 @@ async def _exports(ids: list[int]) -> Any:
 
 
 @api_endpoint("GET", token="optional")
+@documented(
+    "A player's finished matches", tag="matches and exports",
+    query=schemas.MatchListQuery, lines={"$ref": openapi.REF + "GinMatch"},
+    path={"username": USERNAME_PARAMETER}, refusals=("no_such_player", "bad_request"),
+)
 async def user_matches(request: ApiRequest, username: str) -> HttpResponseBase:
-    """``GET /api/user/<username>/matches``: finished matches, newest first, NDJSON."""
-    user = await sync_to_async(user_by_username)(username=username)
+    """Finished matches, newest first: one gin-match/2 document per line. A token is
+    optional (it gives the token's rate limit)."""
+    user = await sync_to_async(player)(username)
     if user is None:
-        return refusal("no_such_player", "There is no such player.")
-    try:
-        most = int(request.GET.get("max", "100"))
-        since = _since(request.GET["since"]) if request.GET.get("since") else None
-    except (ValueError, OverflowError, OSError):
-        return refusal("bad_request", "max is a whole number; since is milliseconds or ISO 8601.")
-    if not 1 <= most <= MAX_EXPORTS:
-        return refusal("bad_request", f"max must be between 1 and {MAX_EXPORTS}.")
-    ids = await sync_to_async(selectors.finished_match_ids)(user=user, since=since, most=most)
+        raise AppError("There is no such player.", code="no_such_player")
+    query = schemas.parse_match_list_query(request.GET.dict())
+    ids = await sync_to_async(selectors.finished_match_ids)(
+        user=user, since=query.since, most=query.max
+    )
     return ndjson(_exports(ids))
 
 
@@ -152,52 +192,49 @@ async def user_matches(request: ApiRequest, username: str) -> HttpResponseBase:
 
 
 @api_endpoint("GET")
+@documented("The token's account", tag="account", answer=schemas.Account)
 def account(request: ApiRequest) -> JsonResponse:
+    """Who the token acts for."""
     user = request.api_user
-    return JsonResponse({"id": user.pk, "username": user.username, "bot": user.is_bot})
+    return answer(schemas.Account(id=user.pk, username=user.username, bot=user.is_bot))
 
 
 @api_endpoint("POST")
+@documented(
+    "Make the account a BOT account", tag="account", body=schemas.EmptyBody,
+    answer=schemas.Upgraded, refusals=("guest_not_allowed", "already_bot", "has_rated_matches"),
+)
 def bot_upgrade(request: ApiRequest) -> JsonResponse:
-    body = read_body(request)
-    if isinstance(body, JsonResponse):
-        return body
-    try:
-        user = services.bot_account_upgrade(user=request.api_user)
-    except services.ApiError as error:
-        return refused(error)
-    return JsonResponse({"ok": True, "username": user.username, "bot": True})
+    """For good: only an account that has never played a rated match can."""
+    schemas.parse(schemas.EmptyBody, read_body(request))
+    user = services.bot_account_upgrade(user=request.api_user)
+    return answer(schemas.Upgraded(ok=True, username=user.username, bot=True))
 
 
 @api_endpoint("GET")
+@documented("The account's events", tag="events", lines=schemas.AccountEvent)
 async def event_stream(request: ApiRequest) -> HttpResponseBase:
+    """The account's events as they happen, one per line; first a matchStart for every
+    match in play and a challenge for every challenge waiting for its answer."""
     return ndjson(streams.event_stream(request.api_user, request.api_token.pk))
 
 
 # --- challenges ---------------------------------------------------------------------------
 
 
-def _with_body(request: ApiRequest, call: Any) -> JsonResponse:
-    body = read_body(request)
-    if isinstance(body, JsonResponse):
-        return body
-    try:
-        return call(body)
-    except AppError as error:
-        return refused(error)
-
-
 def _challenge_answer(challenge: Challenge) -> JsonResponse:
     from . import events
 
-    return JsonResponse(
-        {
-            "challenge": {
-                **events.challenge_json(challenge),
-                "to": challenge.dest.username,
-                "status": challenge.status,
-            }
-        }
+    return answer(
+        schemas.ChallengeAnswer(
+            challenge=schemas.Challenge.model_validate(
+                {
+                    **events.challenge_json(challenge),
+                    "to": challenge.dest.username,
+                    "status": challenge.status,
+                }
+            )
+        )
     )
 
 
@@ -212,159 +249,167 @@ def _match_limit(request: ApiRequest) -> JsonResponse | None:
     return None
 
 
+ANSWERING = ("not_found", "not_allowed", "challenge_closed")
+
+
 @api_endpoint("POST")
+@documented(
+    "Challenge a player", tag="challenges", body=schemas.ChallengeSettings,
+    answer=schemas.ChallengeAnswer,
+    path={"username": {**USERNAME_PARAMETER, "not": {"const": "computer"}}},
+    refusals=("invalid_settings", "guest_not_allowed", "no_such_player", "challenge_self",
+              "blocked", "too_many_challenges"),
+)
 def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
-    refusal = _match_limit(request)
-    if refusal is not None:
-        return refusal
-    dest = user_by_username(username=username)
-    return _with_body(
-        request,
-        lambda body: _challenge_answer(
-            services.challenge_create(user=request.api_user, dest=dest, body=body)
-        ),
-    )
+    """The challenged account gets a challenge event; a challenge not answered within 10
+    minutes expires."""
+    limited = _match_limit(request)
+    if limited is not None:
+        return limited
+    dest = player(username)
+    body = read_body(request)
+    return _challenge_answer(services.challenge_create(user=request.api_user, dest=dest, body=body))
 
 
 @api_endpoint("POST")
+@documented(
+    "Play the site's computer", tag="challenges", body=schemas.ComputerChallenge,
+    body_required=True, answer=schemas.MatchAnswer,
+    refusals=("invalid_settings", "guest_not_allowed", "rated_play_banned", "bot_not_allowed"),
+)
 def challenge_computer(request: ApiRequest) -> JsonResponse:
-    refusal = _match_limit(request)
-    if refusal is not None:
-        return refusal
-    return _with_body(
-        request,
-        lambda body: JsonResponse(
-            {"match": {"id": services.computer_challenge(user=request.api_user, body=body).pk}}
-        ),
-    )
+    """A match against the computer at that level, started at once (never rated)."""
+    limited = _match_limit(request)
+    if limited is not None:
+        return limited
+    match = services.computer_challenge(user=request.api_user, body=read_body(request))
+    return answer(schemas.MatchAnswer(match=schemas.MatchRef(id=match.pk)))
 
 
 @api_endpoint("POST")
+@documented("Accept a challenge", tag="challenges", body=schemas.EmptyBody,
+            answer=schemas.MatchAnswer, refusals=ANSWERING)
 def challenge_accept(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(
-        request,
-        lambda body: JsonResponse(
-            {
-                "match": {
-                    "id": services.challenge_accept(
-                        user=request.api_user, challenge_id=challenge_id
-                    ).pk
-                }
-            }
-        ),
-    )
+    """Only the challenged account. The match starts at once; both accounts get
+    matchStart."""
+    schemas.parse(schemas.EmptyBody, read_body(request))
+    match = services.challenge_accept(user=request.api_user, challenge_id=challenge_id)
+    return answer(schemas.MatchAnswer(match=schemas.MatchRef(id=match.pk)))
 
 
 @api_endpoint("POST")
+@documented("Decline a challenge", tag="challenges", body=schemas.EmptyBody,
+            answer=schemas.ChallengeAnswer, refusals=ANSWERING)
 def challenge_decline(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(
-        request,
-        lambda body: _challenge_answer(
-            services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
-        ),
+    """Only the challenged account; the challenger gets challengeDeclined."""
+    schemas.parse(schemas.EmptyBody, read_body(request))
+    return _challenge_answer(
+        services.challenge_decline(user=request.api_user, challenge_id=challenge_id)
     )
 
 
 @api_endpoint("POST")
+@documented("Withdraw a challenge", tag="challenges", body=schemas.EmptyBody,
+            answer=schemas.ChallengeAnswer, refusals=ANSWERING)
 def challenge_cancel(request: ApiRequest, challenge_id: int) -> JsonResponse:
-    return _with_body(
-        request,
-        lambda body: _challenge_answer(
-            services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
-        ),
+    """Only the challenger; the challenged account gets challengeCanceled."""
+    schemas.parse(schemas.EmptyBody, read_body(request))
+    return _challenge_answer(
+        services.challenge_cancel(user=request.api_user, challenge_id=challenge_id)
     )
 
 
 # --- playing a match ------------------------------------------------------------------------
 
+SEATED = ("not_a_bot", "not_found", "not_a_player")
 
-def _bot_seat(request: ApiRequest, match_id: int) -> int | JsonResponse:
-    """The BOT account's seat in the match, or the refusal."""
+
+def _bot_seat(request: ApiRequest, match_id: int) -> int:
+    """The BOT account's seat in the match, or an ``AppError``."""
     user = request.api_user
     if not user.is_bot:
-        return refusal(
-            "not_a_bot",
+        raise AppError(
             "Only BOT accounts play through the bot API: POST /api/bot/account/upgrade.",
+            code="not_a_bot",
         )
     match = selectors.match_get(match_id=match_id)
     if match is None:
-        return refusal("not_found", "There is no such match.")
+        raise AppError("There is no such match.", code="not_found")
     seat = selectors.seat_for_user(match=match, user=user)
     if seat is None:
-        return refusal("not_a_player", "You do not play in this match.")
+        raise AppError("You do not play in this match.", code="not_a_player")
     return seat
 
 
 @api_endpoint("GET")
+@documented("The match, as the bot's seat sees it", tag="play", lines=schemas.MatchLine,
+            refusals=SEATED)
 async def match_stream(request: ApiRequest, match_id: int) -> HttpResponseBase:
+    """Exactly the messages the WebSocket of the bot's seat gets (docs/protocol.md), the
+    full state first, until the match is over. While it is open the bot is present at
+    the table."""
     seat = await sync_to_async(released(_bot_seat))(request, match_id)  # connection freed
-    if isinstance(seat, JsonResponse):
-        return seat
     return ndjson(streams.match_stream(request.api_user, match_id, seat, request.api_token.pk))
 
 
 @api_endpoint("GET")
+@documented("The full state of the bot's seat now", tag="play", answer=schemas.MatchState,
+            refusals=SEATED)
 def match_state(request: ApiRequest, match_id: int) -> JsonResponse:
-    """The full ``state`` of the BOT's seat now (the WebSocket's answer to ``sync``)."""
-    seat = _bot_seat(request, match_id)
-    if isinstance(seat, JsonResponse):
-        return seat
+    """The WebSocket's answer to sync: hold it instead of what you had."""
+    _bot_seat(request, match_id)
     return JsonResponse(
         selectors.match_state_message(match=Match(pk=match_id), user=request.api_user)
     )
 
 
 @api_endpoint("POST")
+@documented(
+    "Play a move", tag="play", body=schemas.ActionBody, body_required=True,
+    answer=schemas.Moved,
+    refusals=(*SEATED, "match_over", "match_not_started", "stale_version", "not_your_turn",
+              "malformed_action", "illegal_action"),
+)
 def match_action(request: ApiRequest, match_id: int) -> JsonResponse:
-    seat = _bot_seat(request, match_id)
-    if isinstance(seat, JsonResponse):
-        return seat
-    body = read_body(request)
-    if isinstance(body, JsonResponse):
-        return body
-    version, action = body.get("version"), body.get("action")
-    if not _is_int(version) or not isinstance(action, dict):
-        return refusal("bad_message", 'The body needs "version" (integer) and "action" (object).')
-    try:
-        match = game_services.move_submit(
-            match=Match(pk=match_id),
-            user=request.api_user,
-            action=action,
-            expected_version=version,
-        )
-    except AppError as error:
-        return refused(error)
-    return JsonResponse({"version": match.version})
+    """Refusals are checked in this order: not_a_player, match_over or
+    match_not_started, stale_version, not_your_turn, malformed_action, illegal_action. A
+    refused action changes nothing."""
+    _bot_seat(request, match_id)
+    body = schemas.parse(schemas.ActionBody, read_body(request))
+    match = game_services.move_submit(
+        match=Match(pk=match_id),
+        user=request.api_user,
+        action=body.action,
+        expected_version=body.version,
+    )
+    return answer(schemas.Moved(version=match.version))
 
 
 @api_endpoint("POST")
+@documented("Resign the match", tag="play", body=schemas.EmptyBody, answer=schemas.Resigned,
+            refusals=(*SEATED, "match_over", "match_not_started"))
 def match_resign(request: ApiRequest, match_id: int) -> JsonResponse:
-    seat = _bot_seat(request, match_id)
-    if isinstance(seat, JsonResponse):
-        return seat
-    body = read_body(request)
-    if isinstance(body, JsonResponse):
-        return body
-    try:
-        match = game_services.match_resign(match=Match(pk=match_id), user=request.api_user)
-    except AppError as error:
-        return refused(error)
-    return JsonResponse({"ok": True, "version": match.version})
+    """The bot loses the match; scores stand and the opponent gets the game bonus."""
+    _bot_seat(request, match_id)
+    schemas.parse(schemas.EmptyBody, read_body(request))
+    match = game_services.match_resign(match=Match(pk=match_id), user=request.api_user)
+    return answer(schemas.Resigned(ok=True, version=match.version))
 
 
 @api_endpoint("POST")
+@documented(
+    "Say something at the table", tag="play", body=schemas.ChatBody, body_required=True,
+    answer=schemas.ChatPosted,
+    refusals=(*SEATED, "muted", "chat_not_allowed", "chat_empty", "chat_too_long",
+              "rate_limited"),
+)
 def match_chat(request: ApiRequest, match_id: int) -> JsonResponse:
-    seat = _bot_seat(request, match_id)
-    if isinstance(seat, JsonResponse):
-        return seat
-    body = read_body(request)
-    if isinstance(body, JsonResponse):
-        return body
-    try:
-        message = chat_post(user=request.api_user, text=body.get("text"), match_id=match_id)
-    except AppError as error:
-        return refused(error)
-    return JsonResponse({"ok": True, "id": message.pk})
+    """Under the chat rules of people: at most 300 characters, 5 lines per 10 s, the
+    word filter; muted accounts cannot write."""
+    _bot_seat(request, match_id)
+    body = schemas.parse(schemas.ChatBody, read_body(request))
+    message = chat_post(user=request.api_user, text=body.text, match_id=match_id)
+    return answer(schemas.ChatPosted(ok=True, id=message.pk))
 
 
 # --- pages: API tokens, challenges from a profile ---------------------------------------------
@@ -420,7 +465,7 @@ def profile_challenge(request: SignedInRequest, username: str) -> HttpResponse:
     }
     try:
         challenge = services.challenge_create(user=request.user, dest=dest, body=body)
-    except services.ApiError as error:
+    except AppError as error:
         if error.status == 404:
             raise Http404(error.message) from error
         from django.contrib import messages
@@ -462,7 +507,7 @@ def challenge_page_accept(request: SignedInRequest, challenge_id: int) -> HttpRe
     challenge = _own_challenge(request, challenge_id)
     try:
         match = services.challenge_accept(user=request.user, challenge_id=challenge.pk)
-    except services.ApiError as error:
+    except AppError as error:
         from django.contrib import messages
 
         messages.error(request, error.message)
@@ -476,7 +521,7 @@ def challenge_page_decline(request: SignedInRequest, challenge_id: int) -> HttpR
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_decline(user=request.user, challenge_id=challenge.pk)
-    except services.ApiError:
+    except AppError:
         pass  # answered or expired meanwhile
     return redirect("games:home")
 
@@ -487,6 +532,6 @@ def challenge_page_cancel(request: SignedInRequest, challenge_id: int) -> HttpRe
     challenge = _own_challenge(request, challenge_id)
     try:
         services.challenge_cancel(user=request.user, challenge_id=challenge.pk)
-    except services.ApiError:
+    except AppError:
         pass  # answered meanwhile: the page shows how
     return redirect("api:challenge_page", challenge_id=challenge.pk)
