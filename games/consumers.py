@@ -1,8 +1,9 @@
 """The match WebSocket (``/ws/match/<id>/``, messages in docs/protocol.md).
 
-Thin: authenticate by the session, parse and check each frame, call one service
-or selector, reply. A player's own answers go straight down their socket; what
-other sockets must hear comes through the channel layer from games.broadcast.
+Thin: authenticate by the session, parse and check each frame (its form by the models
+of games/wire.py), call one service or selector, reply. A player's own answers go
+straight down their socket; what other sockets must hear comes through the channel
+layer from games.broadcast.
 Bad input is answered with an ``error`` frame and never closes the socket.
 A seated player's socket is renewed, with the process's other sockets, while it is
 open (games/presence_renewer.py), so a socket lost with a killed process expires.
@@ -17,14 +18,14 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, TypeGuard
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 
-from games import broadcast, presence_renewer, selectors, services
+from games import broadcast, presence_renewer, selectors, services, wire
 from games.chat.sockets import ChatSocketMixin
 from games.db_threads import db
 from games.errors import StaleVersionError
@@ -240,22 +241,26 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await handler(self, message)
 
     async def _on_action(self, message: dict[str, Any]) -> None:
-        version = message.get("version")
-        action = message.get("action")
-        if not _is_int(version) or not isinstance(action, dict):
+        # The frame's form here (games/wire.py); the action's own form is the engine's,
+        # checked after the seat, the version and the turn (docs/protocol.md's order).
+        try:
+            frame = wire.ActionMessage.model_validate(message)
+        except wire.ValidationError:
             await self._send_error(
                 "bad_message", 'An action message needs "version" (integer) and "action" (object).'
             )
             return
         await self._call(
             lambda match: services.move_submit(
-                match=match, user=self.user, action=action, expected_version=version,
+                match=match, user=self.user, action=frame.action, expected_version=frame.version,
                 answers_mover=True,
             )
         )
 
     async def _on_resign(self, message: dict[str, Any]) -> None:
-        if not _is_int(message.get("version")):
+        try:
+            wire.ResignMessage.model_validate(message)
+        except wire.ValidationError:
             await self._send_error("bad_message", 'A resign message needs "version" (integer).')
             return
         await self._call(lambda match: services.match_resign(match=match, user=self.user))
@@ -338,7 +343,3 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             return False
         self.tokens -= 1
         return True
-
-
-def _is_int(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -11,7 +11,8 @@ against them.
 The engine stays pure (standard library only): it builds and checks its own dicts,
 and these models, at the edge, describe them. Server frames are still built as
 dicts (games/messages.py, games/chat/sockets.py, games/tournaments/): their bytes do
-not change; client frames are parsed through ``parse_match_frame``.
+not change; the match socket parses the client frames it reads through these models
+(games/consumers.py).
 
 Server models forbid unknown fields, so a schema lists every field a frame may
 carry (nothing else, hidden or not, can slip in unnoticed); a field marked
@@ -31,7 +32,6 @@ from pydantic import (
     StrictBool,
     StrictInt,
     StrictStr,
-    TypeAdapter,
     ValidationError,
 )
 from pydantic.json_schema import GenerateJsonSchema
@@ -74,6 +74,7 @@ Pair = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
 Cards = list[Card]
 Melds = list[list[Card]]
 Phase = Literal["first_turn", "draw", "discard", "over"]
+Variant = Literal["default", "time_freedom", "straight", "oklahoma"]
 Timestamp = Annotated[
     str, Field(description="ISO 8601, UTC, e.g. 2026-01-02T10:00:30.500Z")
 ]
@@ -113,7 +114,6 @@ Action = Annotated[
     PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction,
     Field(discriminator="type", description="an engine action (docs/protocol.md, Actions)"),
 ]
-ACTION = TypeAdapter[Any](Action)
 
 
 class LegalKnock(Wire):
@@ -309,7 +309,7 @@ class MatchTable(Wire):
     id: StrictInt
     status: Literal["waiting", "active", "finished", "cancelled"]
     kind: Literal["computer", "friend", "quick"]
-    variant: Literal["default", "time_freedom", "straight", "oklahoma"]
+    variant: Variant
     rated: StrictBool
     rules: Rules
     hand_number: Count
@@ -413,9 +413,9 @@ def _an_object(value: object) -> dict[str, Any]:
 
 
 class ActionMessage(ClientFrame):
-    """``action`` must be an engine action (its schema); the server checks it after
-    the turn and the version, as docs/protocol.md orders the checks, so here it is
-    only an object (a malformed one is ``malformed_action``)."""
+    """Play ``action`` at ``version``. The server reads the frame's form first
+    (``bad_message``), then, in docs/protocol.md's order, the seat, the version and the
+    turn, and only then the action itself (``malformed_action``, ``illegal_action``)."""
 
     type: Literal["action"]
     version: StrictInt
@@ -448,10 +448,171 @@ MatchClientFrame = Annotated[
 ]
 
 
-# --- schema generation ------------------------------------------------------------------
+# --- chat (match, lobby and tournament chat sockets) -----------------------------------
 
 
-class _Schema(GenerateJsonSchema):
+class ChatLine(Wire):
+    """One chat message (games/chat/selectors.py ``message_to_dict``): render ``author``
+    and ``text`` as text, never as HTML."""
+
+    id: StrictInt
+    author: StrictStr
+    seat: Seat | None
+    text: StrictStr
+    created_at: Timestamp
+
+
+class ChatHistoryFrame(Wire):
+    type: Literal["chat_history"]
+    messages: list[ChatLine]
+
+
+class ChatFrame(Wire):
+    type: Literal["chat"]
+    message: ChatLine
+
+
+class ChatHiddenFrame(Wire):
+    type: Literal["chat_hidden"]
+    id: StrictInt
+
+
+class ChatNoticeFrame(Wire):
+    type: Literal["chat_notice"]
+    code: Literal["warning", "muted", "unmuted"]
+    text: StrictStr
+
+
+class ErrorFrame(Wire):
+    """A refusal on the lobby and tournament chat sockets (no match version)."""
+
+    type: Literal["error"]
+    code: ErrorCode
+    message: StrictStr
+
+
+# On the match socket every chat message also carries the match version.
+class MatchChatHistoryFrame(ChatHistoryFrame):
+    version: Version
+
+
+class MatchChatFrame(ChatFrame):
+    version: Version
+
+
+class MatchChatHiddenFrame(ChatHiddenFrame):
+    version: Version
+
+
+class MatchChatNoticeFrame(ChatNoticeFrame):
+    version: Version
+
+
+# --- the lobby's challenges (the lobby chat socket) -----------------------------------------
+
+
+class LobbyChallenge(Wire):
+    """A challenge to the user (games/api/events.py ``lobby_challenge_json``)."""
+
+    id: StrictInt
+    from_: Annotated[StrictStr, Field(alias="from", description="the challenger's name")]
+    variant: Variant
+    target: StrictInt
+    rated: StrictBool
+
+
+class ChallengeFrame(Wire):
+    type: Literal["challenge"]
+    challenge: LobbyChallenge
+
+
+class ChallengeClosedFrame(Wire):
+    type: Literal["challenge_closed"]
+    id: StrictInt
+
+
+# --- the tournament socket ------------------------------------------------------------------
+
+
+class StandingRow(Wire):
+    rank: StrictInt
+    player: StrictStr
+    points: float
+    wins: Count
+    losses: Count
+    byes: Count
+    tiebreaks: list[float]
+    streak: Count
+    fire: StrictBool
+    status: Literal["active", "paused", "withdrawn", "removed"]
+
+
+class LiveMatch(Wire):
+    match_id: StrictInt
+    round: StrictInt | None
+    players: Annotated[list[StrictStr | None], Field(min_length=2, max_length=2)]
+    url: StrictStr
+
+
+class PairingLine(Wire):
+    seat0: StrictStr
+    seat1: StrictStr | None
+    winner: Seat | None
+    finished: StrictBool
+    url: StrictStr | None
+
+
+class StandingsFrame(Wire):
+    type: Literal["standings"]
+    version: Count
+    status: Literal["scheduled", "live", "finished", "cancelled"]
+    round: StrictInt | None
+    ends_at: Timestamp | None
+    players: Count
+    rows: list[StandingRow]
+    live: list[LiveMatch]
+    pairings: list[PairingLine]
+
+
+class MatchReadyFrame(Wire):
+    type: Literal["match_ready"]
+    match_id: StrictInt
+    url: StrictStr
+
+
+class PongFrame(Wire):
+    type: Literal["pong"]
+
+
+class PingMessage(ClientFrame):
+    type: Literal["ping"]
+
+
+# --- the frames of each socket -------------------------------------------------------------
+
+MatchSocketFrame = Annotated[
+    StateFrame | EventFrame | PresenceFrame | MatchErrorFrame | MatchChatHistoryFrame
+    | MatchChatFrame | MatchChatHiddenFrame | MatchChatNoticeFrame,
+    Field(discriminator="type", description="a frame the match socket sends"),
+]
+ChatSocketFrame = Annotated[
+    ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame
+    | ChallengeFrame | ChallengeClosedFrame,
+    Field(
+        discriminator="type",
+        description="a frame the lobby and tournament chat sockets send "
+        "(challenge frames on the lobby's only)",
+    ),
+]
+TournamentSocketFrame = Annotated[
+    StandingsFrame | MatchReadyFrame | PongFrame,
+    Field(discriminator="type", description="a frame the tournament socket sends"),
+]
+
+# --- schema generation (games/wire_files.py writes the files) ------------------------------
+
+
+class SchemaGenerator(GenerateJsonSchema):
     """No generated ``title`` on every property: the field names say it."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
