@@ -21,11 +21,25 @@ def _json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def _error_codes(schema: dict[str, Any]) -> list[str] | None:
+    """The codes of a refusal's schema (``ErrorBody`` whose code is one of them)."""
+    parts = schema.get("allOf", [])
+    if len(parts) != 2 or parts[0] != {"$ref": REF + "ErrorBody"}:
+        return None
+    error = parts[1].get("properties", {}).get("error", {})
+    codes = error.get("properties", {}).get("code", {}).get("enum")
+    return list(codes) if isinstance(codes, list) else None
+
+
 def schema_view(schema: dict[str, Any]) -> dict[str, Any]:
-    """A schema as the page shows it: a link to a named schema, or its JSON."""
+    """A schema as the page shows it: a link to a named schema (a refusal's with its
+    codes), or its JSON."""
     ref = schema.get("$ref", "")
     if ref.startswith(REF) and len(schema) == 1:
         return {"ref": ref.removeprefix(REF)}
+    codes = _error_codes(schema)
+    if codes is not None:
+        return {"ref": "ErrorBody", "codes": codes}
     return {"json": _json(schema)}
 
 
@@ -58,7 +72,7 @@ def _operation(path: str, method: str, operation: dict[str, Any]) -> dict[str, A
                 "where": p["in"],
                 "required": p.get("required", False),
                 "description": p.get("description", ""),
-                "schema": _json(p.get("schema", {})),
+                "schema": json.dumps(p.get("schema", {}), ensure_ascii=False),
             }
             for p in operation.get("parameters", [])
         ],
