@@ -26,7 +26,14 @@ from pydantic import (
     field_validator,
 )
 
-from games.wire import Action, EventFrame, PresenceFrame, StateFrame
+from games.wire import (
+    Action,
+    EventFrame,
+    MatchChatFrame,
+    MatchChatHiddenFrame,
+    PresenceFrame,
+    StateFrame,
+)
 from ginsite.errors import AppError
 
 #: The rule presets (games.engine ``RuleSet.PRESETS``), targets (``TARGET_SCORES``) and
@@ -408,30 +415,6 @@ class AccountEvent(
 # --- the match stream's lines (the WebSocket's frames, games/wire.py) ---------------------
 
 
-class ChatMessage(Answer):
-    id: int
-    author: str
-    seat: Literal[0, 1] | None
-    text: str
-    created_at: str
-
-
-class ChatLine(Answer):
-    """A line of the table's chat (the last table version sent)."""
-
-    type: Literal["chat"]
-    version: int
-    message: ChatMessage
-
-
-class ChatHiddenLine(Answer):
-    """A moderator hid a chat line."""
-
-    type: Literal["chat_hidden"]
-    version: int
-    id: int
-
-
 class StreamEnd(Answer):
     """The last line of a stream that ends before the match does: its token was revoked
     or its account closed (no ``version`` when the token was revoked before the
@@ -450,7 +433,8 @@ class MatchState(RootModel[StateFrame]):
 class MatchLine(
     RootModel[
         Annotated[
-            StateFrame | EventFrame | PresenceFrame | ChatLine | ChatHiddenLine | StreamEnd,
+            StateFrame | EventFrame | PresenceFrame | MatchChatFrame | MatchChatHiddenFrame
+            | StreamEnd,
             Field(discriminator="type"),
         ]
     ]
