@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from games import services
-from games.engine import HandState, timeout_action
+from games.engine import HandState, RuleSet, timeout_action
 from games.models import Hand, Match, Seat
-from tests.factories import create_user
+from tests.factories import create_match, create_user
 
 
 @dataclass(frozen=True)
@@ -74,19 +74,13 @@ def play_match(match: Match, rng: random.Random, script: Script = Script(),
 
 def people_match(name: str, *, variant: str = "default", target: int = 50) -> Match:
     """A started friend match between two new players ``<name>-a`` and ``<name>-b``."""
-    from games.engine import RuleSet
-
-    host, guest = create_user(f"{name}-a"), create_user(f"{name}-b")
     rules = RuleSet.preset(variant).replace(target_score=target)
-    match = services.match_create_invite(user=host, variant=variant, rules=rules)
-    return services.match_join_invite(user=guest, token=match.invite_token)
+    return create_match(create_user(f"{name}-a"), create_user(f"{name}-b"), rules=rules,
+                        variant=variant)
 
 
 def computer_match(name: str, *, level: str = "easy", variant: str = "default",
                    target: int = 50) -> Match:
-    from games.engine import RuleSet
-
+    """A started match of the new player ``name`` against the computer at ``level``."""
     rules = RuleSet.preset(variant).replace(target_score=target)
-    return services.match_create_computer(
-        user=create_user(name), level=level, variant=variant, rules=rules
-    )
+    return create_match(create_user(name), level, rules=rules, variant=variant)

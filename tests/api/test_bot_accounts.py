@@ -26,8 +26,7 @@ from leaderboards.models import BoardEntry
 from leaderboards.periods import PeriodKind, period_containing
 from leaderboards.services import board_recompute, rating_apply_match
 from tests.api.drivers import Script, play_match
-from tests.api.world import make_token
-from tests.factories import create_user
+from tests.factories import create_api_token, create_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -43,16 +42,13 @@ def upgrade(token: str):
 
 def test_only_an_account_without_rated_matches_becomes_a_bot_for_good():
     ann, bob = create_user("ann"), create_user("bob")
-    invite = services.match_create_invite(user=ann)
-    rated = services.match_join_invite(user=bob, token=invite.invite_token)
-    assert rated.rated
-    answer = upgrade(make_token("ann"))
+    assert create_match(ann, bob).rated
+    answer = upgrade(create_api_token(ann)[0])
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "has_rated_matches"
     ann.refresh_from_db()
     assert not ann.is_bot
 
-    create_user("robo")
-    token = make_token("robo")
+    token, _ = create_api_token(create_user("robo"))
     assert upgrade(token).json() == {"ok": True, "username": "robo", "bot": True}
     assert upgrade(token).json()["error"]["code"] == "already_bot"
     assert Client().get("/api/account", **bearer(token)).json()["bot"] is True

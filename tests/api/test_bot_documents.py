@@ -15,10 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from games.api import services as api_services
 from games.models import Match
-from tests.api.world import make_token
-from tests.factories import create_user
+from tests.factories import create_api_token, create_user
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL_BOT = ROOT / "tests" / "api" / "minimal_bot.py"
@@ -38,9 +36,8 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def bot_account(name: str) -> str:
-    user = create_user(name)
-    api_services.bot_account_upgrade(user=user)
-    return make_token(name)
+    """The API token of a new BOT account."""
+    return create_api_token(create_user(name, bot=True))[0]
 
 
 def assert_played_to_the_end(name: str) -> Match:

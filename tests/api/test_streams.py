@@ -14,23 +14,21 @@ import pytest
 
 from accounts import services as accounts_services
 from games import services
-from games.api import services as api_services
 from games.chat.services import chat_post
 from games.messages import apply_frame
 from games.models import Hand, Match, Seat
 from tests.api.drivers import Script, current_state, scripted_action
 from tests.api.streams import ENDED, StreamReader, api
-from tests.api.world import make_token
-from tests.factories import create_moderator, create_user
+from tests.factories import create_api_token, create_challenge, create_moderator, create_user
 from tests.games.helpers import assert_frame_hides_secrets, cards_in, states_by_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 
 def bot(name: str) -> tuple:
-    user = create_user(name)
-    api_services.bot_account_upgrade(user=user)
-    return user, make_token(name)
+    """A new BOT account and its API token."""
+    user = create_user(name, bot=True)
+    return user, create_api_token(user)[0]
 
 
 def test_challenges_and_matches_on_the_event_streams(live_asgi_server, live_celery_worker):
@@ -129,9 +127,7 @@ def test_a_bot_plays_a_person_and_sees_only_its_own_seat(live_asgi_server, live_
     base = live_asgi_server.url
     robo, token = bot("robo")
     ann = create_user("ann")
-    challenge = api_services.challenge_create(
-        user=ann, dest=robo, body={"variant": "time_freedom", "target": 50}
-    )
+    challenge = create_challenge(ann, robo, variant="time_freedom", target=50)
     status, answer = api(base, token, "POST", f"/api/challenge/{challenge.pk}/accept")
     assert status == 200
     match = Match.objects.get(pk=answer["match"]["id"])

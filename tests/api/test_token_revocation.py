@@ -9,12 +9,10 @@ import time
 import pytest
 from django.test import Client
 
-from games.api import services as api_services
 from games.api.models import ApiToken
 from games.api.tokens import token_hash
 from tests.api.streams import ENDED, StreamReader, api
-from tests.api.world import make_token
-from tests.factories import create_user
+from tests.factories import create_api_token, create_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
@@ -38,9 +36,8 @@ def test_revoking_a_token_on_the_page_ends_its_streams_and_refuses_it(
     live_asgi_server, live_celery_worker
 ):
     base = live_asgi_server.url
-    robo = create_user("robo")
-    api_services.bot_account_upgrade(user=robo)
-    revoked, kept = make_token("robo"), make_token("robo")
+    robo = create_user("robo", bot=True)
+    (revoked, _), (kept, _) = create_api_token(robo), create_api_token(robo)
     status, answer = api(
         base, revoked, "POST", "/api/challenge/computer", {"level": "easy", "target": 50}
     )

@@ -10,29 +10,32 @@ revoked).
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.management import call_command
 from django.test import Client
 
 from accounts import services as accounts_services
-from games import services
-from games.api import services as api_services
-from games.api.models import ApiToken, Challenge
-from games.engine import RuleSet
+from accounts.models import User
+from games.api.models import Challenge
+from games.api.tokens import api_token_revoke
 from games.models import Match
-from tests.factories import create_moderator, create_user
+from tests.factories import (
+    create_api_token,
+    create_challenge,
+    create_match,
+    create_moderator,
+    create_user,
+    play_to_turn_of,
+)
 
 ROLES = ("anonymous", "player", "other", "person", "banned", "revoked")
 
 
 def make_token(username: str) -> str:
-    out = io.StringIO()
-    call_command("api_token", username, stdout=out)
-    return out.getvalue().strip()
+    """A new API token of the account ``username`` (tests/factories.py's create_api_token)."""
+    return create_api_token(User.objects.get(username=username))[0]
 
 
 @dataclass
@@ -55,27 +58,16 @@ class ApiWorld:
 
 
 def build_api_world() -> ApiWorld:
-    robo, otto, dave, eve, carol = (create_user(n) for n in ("robo", "otto", "dave", "eve",
-                                                                "carol"))
-    for bot in (robo, otto, eve):
-        api_services.bot_account_upgrade(user=bot)
-    tokens = {"anonymous": None, "player": make_token("robo"), "other": make_token("otto"),
-              "person": make_token("dave"), "banned": make_token("eve"),
-              "revoked": make_token("robo")}
-    revoked = ApiToken.objects.filter(user=robo).order_by("-pk").first()
-    from games.api.tokens import api_token_revoke
-
+    robo, otto = create_user("robo", bot=True), create_user("otto", bot=True)
+    dave, eve, carol = create_user("dave"), create_user("eve", bot=True), create_user("carol")
+    tokens: dict[str, str | None] = {"anonymous": None}
+    for role, user in (("player", robo), ("other", otto), ("person", dave), ("banned", eve)):
+        tokens[role] = create_api_token(user)[0]
+    tokens["revoked"], revoked = create_api_token(robo)
     api_token_revoke(user=robo, token_id=revoked.pk)
     accounts_services.user_ban(staff=create_moderator(), user=eve, reason="cheating")
-    match = services.match_create_computer(
-        user=robo, level="easy", variant="time_freedom", rules=RuleSet.time_freedom()
-    )
-    while True:  # the computer plays until it is robo's turn
-        match.refresh_from_db()
-        if match.seats.get(index=match.current_seat).user_id == robo.pk:
-            break
-        assert services.bot_turn_play(match_id=match.pk, expected_version=match.version)
-    challenge = api_services.challenge_create(user=carol, dest=robo, body={"target": 50})
+    match = play_to_turn_of(create_match(robo, "easy", variant="time_freedom"), robo)
+    challenge = create_challenge(carol, robo, target=50)
     return ApiWorld(
         tokens=tokens,
         users={"player": robo, "other": otto, "person": dave, "banned": eve, "carol": carol},
