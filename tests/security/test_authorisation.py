@@ -89,6 +89,8 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("api:user_matches", "public, a token optional", expect("200")),
     ("api:api_match_export", "a token only: a session is not enough", expect("401")),
     ("api:export_key", "public: the key that signs exports", expect("200")),
+    ("api:openapi_document", "public: the API's OpenAPI document", expect("200")),
+    ("api:reference", "public: the API's reference page", expect("200")),
     ("api:export_verifier", "public: the single-file verifier", expect("200")),
     ("api:account", "a token only", expect("401")),
     ("api:event_stream", "a token only", expect("401")),

@@ -78,6 +78,8 @@ def sample_paths(world: World) -> dict[str, str]:
         "leaderboards:computer_level": "/leaderboards/computer/hard/",
         "api:match_export": f"/match/{f}/export.json",
         "api:api_match_export": f"/api/match/{f}/export",
+        "api:openapi_document": "/api/openapi.json",
+        "api:reference": "/api/docs/",
         "api:export_key": "/export/key.json",
         "api:export_verifier": "/export/verify_gin.py",
         "api:user_matches": "/api/user/alice/matches",
