@@ -35,6 +35,7 @@ from ginsite.http import require_json
 # Everything the offline table loads: the page's own links, and the modules its
 # script imports by relative path (fetched unhashed: see _precache_urls).
 PRECACHE_STATIC = (
+    "games/suits.js",
     "games/site.css",
     "games/table.css",
     "games/offline/offline.css",

@@ -126,6 +126,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ginsite.csp.ContentSecurityPolicyMiddleware",  # CONTENT_SECURITY_POLICY below
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -368,6 +369,29 @@ if not DEBUG and not EMBEDDED:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# --- Content Security Policy (django-csp; docs/operations.md) ---------------------
+# Everything from the site itself: no inline script, no inline style (the templates
+# use classes; scripts set styles through CSSOM, which the policy allows), no eval.
+# In every mode, DEBUG included (django-csp leaves out only Django's debug 404 and
+# 500 pages, whose inline styles are Django's own).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "font-src": ["'self'"],
+        # The sockets too: ginsite/csp.py adds ws:// and wss:// of the page's host.
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # the offline app's service worker (/sw.js)
+        "manifest-src": ["'self'"],  # its manifest (/manifest.webmanifest)
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # JSON lines in production (LOG_FORMAT=json, the default when DEBUG is off); lines for
 # people, and no line per request, in a terminal (DEBUG, or the embedded mode).

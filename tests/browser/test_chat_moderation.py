@@ -13,7 +13,14 @@ from django.contrib.auth.models import Group
 
 from accounts.services import MODERATORS_GROUP, moderators_group_ensure
 from games.chat.models import ChatMessage, ChatReport
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    friend_match,
+    sign_in,
+    start_from_lobby,
+    wait_until,
+)
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -27,16 +34,13 @@ XSS_PAYLOADS = [
 LOG = "[data-chat-log]"
 
 
-def make_user(username: str, **fields: Any) -> Any:
-    return create_user(username, PASSWORD, **fields)
-
-
 def chat_texts(page: Any) -> list[str]:
     return page.locator(f"{LOG} .chat-msg__text").all_text_contents()
 
 
 def wait_for_text(page: Any, text: str) -> None:
-    page.wait_for_function(
+    wait_until(
+        page,
         "([sel, text]) => [...document.querySelectorAll(sel + ' .chat-msg__text')]"
         ".some((el) => el.textContent === text)",
         arg=[LOG, text],
@@ -45,9 +49,9 @@ def wait_for_text(page: Any, text: str) -> None:
 
 def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_page: Any) -> None:
     base = live_asgi_server.url
-    ann, bob = make_user("ann"), make_user("bob")
+    ann, bob = create_user("ann", PASSWORD), create_user("bob", PASSWORD)
     moderators_group_ensure()
-    make_user("mod", is_staff=True).groups.add(Group.objects.get(name=MODERATORS_GROUP))
+    create_user("mod", PASSWORD, staff=True).groups.add(Group.objects.get(name=MODERATORS_GROUP))
     pages = {}
     for name in ("ann", "bob"):
         page = new_page()
@@ -60,10 +64,7 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
         pages[name] = page
     ann_page, bob_page = pages["ann"], pages["bob"]
     # ann invites bob to a table (Time Freedom: no clock to hurry anyone).
-    start_from_lobby(ann_page, "friend", variant="time_freedom")
-    bob_page.goto(ann_page.locator("[data-invite-link]").input_value())
-    bob_page.click("text=Join the match")
-    bob_page.wait_for_url(ann_page.url)
+    friend_match(ann_page, bob_page, variant="time_freedom")
     for page in (ann_page, bob_page):
         page.locator("[data-my-hand] .card").first.wait_for()
         page.locator("[data-chat][data-state=live]").wait_for()
@@ -111,7 +112,8 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
 
     # The hidden message disappears from both tables; bob is told at once.
     for page in (ann_page, bob_page):
-        page.wait_for_function(
+        wait_until(
+            page,
             "([sel, text]) => ![...document.querySelectorAll(sel + ' .chat-msg__text')]"
             ".some((el) => el.textContent === text)",
             arg=[LOG, XSS_PAYLOADS[0]],
@@ -154,7 +156,7 @@ def test_a_chat_line_too_long_says_why_and_keeps_the_text(site: Any, new_page: A
     """The chat box shows its limit as a line nears it, refuses a longer line without
     losing it, and shows the server's refusals (over the characters allowed, over the
     socket's frame limit) with the text kept in the box to shorten."""
-    make_user("ann")
+    create_user("ann", PASSWORD)
     page = new_page()
     sign_in(page, site.url, "ann")
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")

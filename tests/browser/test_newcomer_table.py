@@ -24,14 +24,16 @@ from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
     axe_violations,
+    friend_match,
     key_events_on_the_document,
     off_the_event_loop,
     play_as_guest,
     record_window_errors,
     sign_in,
     start_from_lobby,
+    wait_until,
 )
-from tests.factories import create_user
+from tests.factories import create_match, create_match_at, create_user, seated
 from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,29 +71,19 @@ document.addEventListener("gin:socket-message", (e) => {
 """
 
 
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
-
-
 def match_of(page: Any) -> Match:
     return Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
 
 
-def friend_match(host: Any, guest: Any, variant: str = "time_freedom") -> Match:
-    match = services.match_create_invite(user=host, variant=variant)
-    return services.match_join_invite(user=guest, token=match.invite_token)
-
-
-def rig_a_one_point_hand(match: Match) -> None:
-    """Deal hand 1 again from a seed whose straightforward play (pass the first
-    turn, draw from the stock, discard the card leaving least deadwood, knock as
-    soon as allowed) ends in a knock won by exactly 1 point, then play it through
-    the services: a real hand, a real seed, a 1-point result."""
-    hand = Hand.objects.get(match=match, number=1)
-    rules = RuleSet.from_dict(match.rules)
+def one_point_match(alice: Any, bob: Any) -> Match:
+    """A friend match (Time Freedom) whose hand 1 is dealt from a seed whose
+    straightforward play (pass the first turn, draw from the stock, discard the card
+    leaving least deadwood, knock as soon as allowed) ends in a knock won by exactly 1
+    point, then played through the services: a real hand, a real seed, a 1-point result."""
+    rules = RuleSet.time_freedom()
     for i in range(5000):
         seed = hashlib.sha256(f"one point {i}".encode()).digest()
-        state = HandState.deal(rules, hand.dealer, seed)
+        state = HandState.deal(rules, 0, seed)
         actions = []
         while not state.is_over:
             knocks = [a for a in state.legal_actions() if a["type"] == "knock"]
@@ -102,22 +94,19 @@ def rig_a_one_point_hand(match: Match) -> None:
             break
     else:
         raise AssertionError("no seed gives a 1-point hand")
-    hand.seed = seed
-    hand.seed_hash = hashlib.sha256(seed).hexdigest()
-    hand.state = HandState.deal(rules, hand.dealer, seed).to_dict()
-    hand.save()
-    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    match = create_match_at(HandState.deal(rules, 0, seed), [alice, bob], seed=seed)
+    users = seated(match)
     for seat, action in actions:
         match.refresh_from_db()
         services.move_submit(
             match=match, user=users[seat], action=action, expected_version=match.version
         )
+    return match
 
 
 def test_a_one_point_hand_says_1_point_not_1_points(site: Any, new_page: Any) -> None:
-    alice, bob = make_player("alice"), make_player("bob")
-    match = off_the_event_loop(friend_match, alice, bob)
-    off_the_event_loop(rig_a_one_point_hand, match)
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    match = off_the_event_loop(one_point_match, alice, bob)
     hand = Hand.objects.get(match=match, number=1)
     assert hand.points == 1
     winner = Seat.objects.get(match=match, index=hand.winner_seat).user.username
@@ -161,14 +150,14 @@ def test_a_player_arriving_hears_every_move_made_since_their_own(
 ) -> None:
     """The opponent took the upcard and discarded before the page opened: both moves
     are announced on arrival, not only the last one."""
-    alice, bob = make_player("alice"), make_player("bob")
-    match = off_the_event_loop(friend_match, alice, bob)
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    match = off_the_event_loop(create_match, alice, bob, variant="time_freedom")
     mover = off_the_event_loop(take_the_upcard_and_discard, match)
     page = new_page()
     page.add_init_script(RECORD_ANNOUNCEMENTS)
     sign_in(page, site.url, "bob" if mover == "alice" else "alice")
     page.goto(f"{site.url}/match/{match.pk}/")
-    page.wait_for_function("window.__announced.length > 0")
+    wait_until(page, "window.__announced.length > 0")
     announced = " ".join(page.evaluate("window.__announced"))
     assert re.search(rf"{mover} took the .+ from the discard pile\.", announced), announced
     assert re.search(rf"{mover} discarded the .+\.", announced), announced
@@ -197,17 +186,12 @@ def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
     site: Any, new_page: Any, axe_source: str
 ) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
-    make_player("alice")
-    make_player("bob")
+    create_user("alice", PASSWORD)
+    create_user("bob", PASSWORD)
     alice, bob = new_page(DESKTOPS[0]), new_page(PHONE)
     sign_in(alice, site.url, "alice")
     sign_in(bob, site.url, "bob")
-    start_from_lobby(alice, "friend", variant="time_freedom", target="100")
-    invite = alice.locator("[data-invite-link]")
-    invite.wait_for()
-    bob.goto(invite.input_value())
-    bob.click("text=Join the match")
-    bob.wait_for_url(alice.url)
+    friend_match(alice, bob, variant="time_freedom", target="100")
     for page in (alice, bob):
         page.locator("[data-my-hand] .card").first.wait_for()
         page.locator("[data-chat][data-state=live]").wait_for()
@@ -216,7 +200,7 @@ def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
     # the table, with nothing scrolled.
     for size in DESKTOPS:
         alice.set_viewport_size(size)
-        alice.wait_for_function(f"innerWidth === {size['width']}")
+        wait_until(alice, f"innerWidth === {size['width']}")
         for part in ("[data-chat-log]", "[data-chat-input]"):
             assert visible_in_viewport(alice, part), (part, size)
         felt = alice.locator(".felt").bounding_box()
@@ -237,7 +221,8 @@ def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
     assert unread.inner_text() == "Chat: 1 new message"
     alice.fill("[data-chat-input]", "and have fun")
     alice.press("[data-chat-input]", "Enter")
-    bob.wait_for_function(
+    wait_until(
+        bob,
         "document.querySelector('[data-chat-unread]').textContent === 'Chat: 2 new messages'"
     )
     assert visible_in_viewport(bob, "[data-chat-unread]")
@@ -245,7 +230,8 @@ def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
     # The button brings the chat into view, and the count goes.
     unread.click()
     unread.wait_for(state="hidden")
-    bob.wait_for_function(
+    wait_until(
+        bob,
         """() => {
             const r = document.querySelector('[data-chat-log]').getBoundingClientRect();
             return r.top >= 0 && r.bottom <= innerHeight;
@@ -291,7 +277,7 @@ def to_my_draw(page: Any, tap: bool = False) -> None:
                     pass  # the table changed under us: look again
                 break
         page.wait_for_timeout(100)
-    page.wait_for_function("!document.getElementById('table-app').classList.contains('is-pending')")
+    wait_until(page, "!document.getElementById('table-app').classList.contains('is-pending')")
 
 
 def what_the_table_shows(page: Any) -> str:
@@ -346,7 +332,7 @@ def test_errors_are_sentences_that_say_what_to_do(site: Any, new_page: Any) -> N
         assert "_" not in sentence, code  # no code such as not_your_turn in the text
 
     # A refused action shows as a sentence with the rule, card names spelled out.
-    page.wait_for_function("window.__version !== null")
+    wait_until(page, "window.__version !== null")
     toast = page.locator("#toast")
 
     def send(action: dict) -> str:
@@ -363,7 +349,7 @@ def test_errors_are_sentences_that_say_what_to_do(site: Any, new_page: Any) -> N
     while not page.locator("[data-act=pass]:visible, [data-stock][data-active=true]").count():
         assert time.monotonic() < deadline, "never my turn"
         page.wait_for_timeout(100)
-    page.wait_for_function("!document.getElementById('table-app').classList.contains('is-pending')")
+    wait_until(page, "!document.getElementById('table-app').classList.contains('is-pending')")
     text = send({"type": "draw", "source": "moon"})
     assert text == (
         "The table sent a move the server could not read, so nothing changed. "
@@ -403,7 +389,8 @@ def test_phone_header_names_the_player_and_touch_hints_say_tap(
     assert "Click" not in status.inner_text() and "press" not in status.inner_text()
     page.screenshot(path=SCREENSHOTS / "table-touch-phone.png")
     page.tap("[data-stock]")
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('[data-status] small')?.textContent.startsWith('Tap a card')"
     )
     assert page.js_errors == []
@@ -458,7 +445,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
     deadline = time.monotonic() + 90
     while not page.locator("#showdown[open]").count():
         assert time.monotonic() < deadline, "the hand did not end"
-        page.wait_for_function(idle)
+        wait_until(page, idle)
         keys = page.evaluate(
             """() => ({
                 pass: !!document.querySelector("[data-act=pass]:not([hidden])"),
@@ -478,7 +465,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
             page.keyboard.press("g")
         elif keys["knock"]:
             page.keyboard.press("k")  # knock mode: the first card to knock with has the focus
-            page.wait_for_function("document.activeElement?.dataset?.knock === 'true'")
+            wait_until(page, "document.activeElement?.dataset?.knock === 'true'")
             page.keyboard.press("Enter")
         elif keys["pass"]:
             page.keyboard.press("p")
@@ -487,7 +474,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
         elif keys["discard"]:
             # The card just drawn has the focus; the arrows go to the one to discard.
             target = lowest_after(page)
-            page.wait_for_function("document.activeElement?.closest?.('[data-my-hand]')")
+            wait_until(page, "document.activeElement?.closest?.('[data-my-hand]')")
             for _ in range(12):
                 if page.evaluate("document.activeElement.dataset.card") == target:
                     break
@@ -537,11 +524,13 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
 
     # The dialog closes from the keyboard; the clock runs once the countdown is over.
     page.keyboard.press("Enter")
-    page.wait_for_function("!document.getElementById('showdown').open")
-    page.wait_for_function(
+    wait_until(page, "!document.getElementById('showdown').open")
+    wait_until(
+        page,
         "document.querySelector('[data-clock]').dataset.waiting === 'false'", timeout=20_000
     )
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('[data-clock-text]').textContent < '0:30'", timeout=5_000
     )
     assert page.js_errors == []
@@ -550,7 +539,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
 def pass_to_the_first_draw(match: Match) -> str:
     """Both players pass the upcard through the services, so that the non-dealer is
     to draw; returns that player's name."""
-    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    users = seated(match)
     for _ in range(2):
         match.refresh_from_db()
         services.move_submit(
@@ -567,8 +556,8 @@ def test_a_turn_the_clock_ran_out_on_says_the_server_played_it(site: Any, new_pa
     """Alice lets her clock run out at her draw: the server draws and discards for her.
     Her table says so under her hand (also after a reload, until she plays again) and
     in the live region, and both tables' move lists mark those moves as the server's."""
-    alice, bob = make_player("alice"), make_player("bob")
-    match = off_the_event_loop(friend_match, alice, bob, "default")
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    match = off_the_event_loop(create_match, alice, bob)
     late = off_the_event_loop(pass_to_the_first_draw, match)
     other = "bob" if late == "alice" else "alice"
     pages = {}
@@ -595,7 +584,7 @@ def test_a_turn_the_clock_ran_out_on_says_the_server_played_it(site: Any, new_pa
     said = "Time ran out: the server drew and discarded for you."
     note.wait_for()
     assert note.inner_text() == said
-    me.wait_for_function(f"window.__announced.some((t) => t.includes({said!r}))")
+    wait_until(me, f"window.__announced.some((t) => t.includes({said!r}))")
     server_played = "(clock ran out: played by the server)"
     mine = me.locator("[data-log] li", has_text=server_played)
     assert mine.count() == 2  # the draw and the discard
@@ -605,7 +594,8 @@ def test_a_turn_the_clock_ran_out_on_says_the_server_played_it(site: Any, new_pa
     theirs.nth(1).wait_for()
     assert theirs.count() == 2
     assert all(text.startswith(f"{late} ") for text in theirs.all_inner_texts())
-    pages[other].wait_for_function(
+    wait_until(
+        pages[other],
         "(t) => window.__announced.some((a) => a.includes(t))",
         arg=f"Time ran out: the server drew and discarded for {late}.",
     )
@@ -709,7 +699,8 @@ def test_on_a_phone_every_card_of_an_eleven_card_hand_can_be_tapped(
         page.locator("[data-my-hand] .card--new").focus()
         page.keyboard.press("ArrowRight")
         page.keyboard.press("ArrowLeft")
-        page.wait_for_function(
+        wait_until(
+            page,
             "document.activeElement?.matches('[data-my-hand] .card--new:focus-visible')"
         )
         found = page.evaluate(MEASURE_HAND)
@@ -726,7 +717,7 @@ def test_on_a_phone_every_card_of_an_eleven_card_hand_can_be_tapped(
         page.tap(f"[data-my-hand] .card[data-card='{middle}']")
         # That card, not a neighbour, left the hand (the computer may take it from the
         # pile at once, so the pile is not where to look).
-        page.wait_for_function("document.querySelectorAll('[data-my-hand] .card').length !== 11")
+        wait_until(page, "document.querySelectorAll('[data-my-hand] .card').length !== 11")
         assert page.locator(f"[data-my-hand] .card[data-card='{middle}']").count() == 0 or (
             page.locator("#showdown[open]").count()
         )
@@ -736,7 +727,7 @@ def test_on_a_phone_every_card_of_an_eleven_card_hand_can_be_tapped(
 def test_on_a_phone_the_score_sheet_scrolls_inside_its_own_box(site: Any, new_page: Any) -> None:
     """At 390 px the page is no wider than the screen: the hand-by-hand table scrolls
     sideways inside its box, whose every column can be reached."""
-    ann = make_player("ann")
+    ann = create_user("ann", PASSWORD)
     finished = off_the_event_loop(
         lambda: play_out(
             services.match_create_computer(

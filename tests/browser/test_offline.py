@@ -12,17 +12,20 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Match, Seat
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, resign, sign_in
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    TablePlayer,
+    resign,
+    sign_in,
+    wait_until,
+)
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-
-
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
 
 
 def open_offline_table(page: Page, url: str) -> None:
@@ -32,8 +35,9 @@ def open_offline_table(page: Page, url: str) -> None:
 
 def wait_until_installed(page: Page) -> None:
     """The service worker controls the page: every file of the app is in its cache."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(
+        page,
         "caches.keys().then(keys => keys.some(k => k.startsWith('gin-offline-')))"
     )
 
@@ -67,7 +71,8 @@ def table_snapshot(page: Page) -> dict[str, Any]:
 
 
 def wait_for_my_turn(page: Page) -> None:
-    page.wait_for_function(
+    wait_until(
+        page,
         "!document.getElementById('table-app').classList.contains('is-pending')"
         " || document.getElementById('showdown').open"
     )
@@ -76,7 +81,7 @@ def wait_for_my_turn(page: Page) -> None:
 def test_play_a_whole_match_offline_then_it_reaches_my_matches(
     site: Any, new_page: Any
 ) -> None:
-    make_player("nomad")
+    create_user("nomad", PASSWORD)
     page = new_page()
     errors = page.js_errors
     sign_in(page, site.url, "nomad")
@@ -193,7 +198,7 @@ def test_a_match_finished_offline_reaches_my_matches_from_any_page(
     browser holds and shows it; a record that does not replay is refused, not shown."""
     from tests.offline.helpers import offline_record
 
-    make_player("commuter")
+    create_user("commuter", PASSWORD)
     page = new_page()
     errors = page.js_errors
     sign_in(page, site.url, "commuter")
@@ -255,7 +260,8 @@ def test_an_update_is_installed_whole_and_taken_only_when_the_player_reloads(
     with page.expect_navigation(timeout=30_000):
         page.click("[data-update-now]")
     page.wait_for_selector("body[data-ready=true]")
-    page.wait_for_function(
+    wait_until(
+        page,
         f"caches.keys().then(keys => keys.length === 1 && keys[0] !== {old[0]!r})"
     )
     page.locator("[data-update]").wait_for(state="hidden")
@@ -270,7 +276,7 @@ def test_offline_names_the_player_once_and_keeps_the_chosen_variant_after_upload
     needs the network, is shown unavailable with the reason; back online the seat
     names the account once, the link works again, and the uploaded match is listed
     under the variant that was chosen (Default, no clock), not "Time Freedom"."""
-    make_player("rambler")
+    create_user("rambler", PASSWORD)
     page = new_page()
     sign_in(page, site.url, "rambler")
     open_offline_table(page, site.url)

@@ -23,14 +23,11 @@ from tests.browser.conftest import (
     resign,
     sign_in,
     start_from_lobby,
+    wait_until,
 )
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
 
 
 def match_of(page: Any) -> Match:
@@ -164,8 +161,8 @@ class QuickTablePlayer(TablePlayer):
 def seat_alice_and_bob(site: Any, new_page: Any) -> tuple[Any, Any]:
     """Alice invites Bob to a Time Freedom match to 50; Bob joins by the link. Both
     tables are dealt and each shows the other online."""
-    make_player("alice")
-    make_player("bob")
+    create_user("alice", PASSWORD)
+    create_user("bob", PASSWORD)
     alice, bob = new_page(), new_page()
     sign_in(alice, site.url, "alice")
     sign_in(bob, site.url, "bob")
@@ -292,7 +289,8 @@ def test_reload_and_server_restart_resync_and_play_continues(site: Any, new_page
 
     connects = int(page.locator("#table-app").get_attribute("data-connects"))
     site.restart()
-    page.wait_for_function(
+    wait_until(
+        page,
         f"Number(document.getElementById('table-app').dataset.connects) > {connects}",
         timeout=20_000,
     )

@@ -41,7 +41,9 @@ from tests.browser.conftest import (
     off_the_event_loop,
     resign,
     sign_in,
+    wait_until,
 )
+from tests.factories import create_tournament, create_user
 from tests.workers import CeleryBeat
 
 #: A tournament created to start at the next whole minute at least this far ahead
@@ -51,11 +53,6 @@ JOIN_LEAD = timedelta(seconds=40)
 START_TIMEOUT_MS = 150_000
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _player(name: str) -> Any:
-    return get_user_model().objects.create_user(username=name, email=f"{name}@example.com",
-                                                password=PASSWORD)
 
 
 def _concealed(match_id: int) -> set[str]:
@@ -98,10 +95,10 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
     site: Any, new_page: Any
 ) -> None:
     for name in ("alice", "bob", "sam"):
-        _player(name)
+        create_user(name, PASSWORD)
     arena = off_the_event_loop(
-        services.tournament_create, user=None, staff=True, name="Tuesday Arena",
-        format="arena", starts_at=timezone.now() + timedelta(minutes=5), duration_minutes=30)
+        create_tournament, "arena", name="Tuesday Arena",
+        starts_at=timezone.now() + timedelta(minutes=5), duration_minutes=30)
     pages = {}
     for name in ("alice", "bob", "sam"):
         page = new_page()
@@ -115,9 +112,9 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
         pages[name].locator("text=it takes you to your match when it is ready").wait_for()
         # Joining posts a form: the page comes back and its scripts load after its text.
         # A click once they listen lets the page play sounds from then on.
-        pages[name].wait_for_function("window.ginSound !== undefined")
+        wait_until(pages[name], "window.ginSound !== undefined")
         pages[name].click("h1")
-        pages[name].wait_for_function("window.ginSound.state !== 'none'")
+        wait_until(pages[name], "window.ginSound.state !== 'none'")
     for page in pages.values():
         page.evaluate("window.__noReload = true")  # gone if the page reloads
         page.locator("#t-socket[data-on='1']").wait_for()
@@ -140,7 +137,8 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
     sam = pages["sam"]
     sam.locator(f"#live-matches a[href='/match/{match_id}/']").wait_for()
     # The spectator's page, open since before the start, counts the time left down.
-    sam.wait_for_function(
+    wait_until(
+        sam,
         "/^ends in \\d+ min \\d+ s/.test(document.getElementById('t-when').textContent)")
 
     # The spectator finds the match on the Watch page and opens the spectator view.
@@ -167,7 +165,8 @@ def test_players_waiting_on_an_arena_page_are_taken_to_their_table(
 
     top = sam.locator("#standings-body tr").first
     top.locator("text=bob").wait_for()
-    sam.wait_for_function(
+    wait_until(
+        sam,
         "document.querySelector('#standings-body tr td:nth-child(3)').textContent === '2'")
     assert sam.evaluate("window.__noReload === true"), "the spectator's page reloaded"
     sam.screenshot(path=str(SCREENSHOTS / "tournament-standings.png"), full_page=True)
@@ -214,10 +213,9 @@ def _resign_at_the_table(page: Any, site: Any, href: str) -> None:
 
 
 def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) -> None:
-    get_user_model().objects.create_user(username="staffer", email="staffer@example.com",
-                                         password=PASSWORD, is_staff=True, is_superuser=True)
+    create_user("staffer", PASSWORD, staff=True, is_superuser=True)
     for name in ("alice", "bob"):
-        _player(name)
+        create_user(name, PASSWORD)
     start = (timezone.now() + JOIN_LEAD).replace(second=0, microsecond=0) \
         + timedelta(minutes=1)
 
@@ -265,7 +263,8 @@ def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) ->
         arena_url = f"{site.url}/tournaments/{arena.pk}/"
         standings = new_page()
         standings.goto(arena_url)  # a visitor's view: bob leads with 2 points
-        standings.wait_for_function(
+        wait_until(
+            standings,
             "document.querySelector('#standings-body tr td:nth-child(2)')"
             ".textContent.startsWith('bob')"
             " && document.querySelector('#standings-body tr td:nth-child(3)')"
@@ -288,7 +287,7 @@ def _round_pairings(tournament: Tournament, number: int) -> list[Pairing]:
 
 def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: Any) -> None:
     for name in ("alice", "bob", "carol", "sam"):
-        _player(name)
+        create_user(name, PASSWORD)
     with CeleryBeat():
         alice = new_page()
         sign_in(alice, site.url, "alice")
@@ -373,14 +372,10 @@ def _finished(fmt: str, names: list[str]) -> Tournament:
     """A tournament of ``fmt`` played to its end through the services, in each match
     the second seat resigning: a Swiss of two rounds, or an arena of one minute that
     started two minutes ago (its first matches count, none is paired after them)."""
-    users = [_player(name) for name in names]
+    users = [create_user(name, PASSWORD) for name in names]
     start = timezone.now() - timedelta(minutes=2)
-    t = services.tournament_create(user=None, staff=True, name=f"Finished {fmt} of the week",
-                                   format=fmt, starts_at=start, rounds=2, duration_minutes=1,
-                                   now=start)
-    for user in users:
-        services.tournament_join(tournament=t, user=user, now=start)
-    services.tournament_progress(tournament_id=t.pk, now=start)
+    t = create_tournament(fmt, users, name=f"Finished {fmt} of the week", rounds=2,
+                          duration_minutes=1, start=True, now=start)
     for _ in range(3):
         for p in Pairing.objects.filter(tournament=t, finished=False, match__isnull=False):
             match_resign(match=p.match, user=p.seat1.user)

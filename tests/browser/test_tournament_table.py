@@ -14,7 +14,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from games.tournaments import services
@@ -26,7 +25,9 @@ from tests.browser.conftest import (
     off_the_event_loop,
     resign,
     sign_in,
+    wait_until,
 )
+from tests.factories import create_tournament, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,12 +44,6 @@ addEventListener("pagehide", () => {
 """
 
 
-def _player(name: str) -> Any:
-    return get_user_model().objects.create_user(
-        username=name, email=f"{name}@example.com", password=PASSWORD
-    )
-
-
 def _match_ids(tournament_id: int) -> list[int]:
     return list(
         Pairing.objects.filter(tournament_id=tournament_id, match__isnull=False)
@@ -60,18 +55,15 @@ def _match_ids(tournament_id: int) -> list[int]:
 def test_players_who_stay_at_the_table_are_taken_to_their_next_arena_match(
     site: Any, new_page: Any
 ) -> None:
-    users = {name: _player(name) for name in ("alice", "bob")}
+    users = {name: create_user(name, PASSWORD) for name in ("alice", "bob")}
     arena = off_the_event_loop(
-        services.tournament_create,
-        user=None,
-        staff=True,
+        create_tournament,
+        "arena",
+        list(users.values()),
         name="Table Arena",
-        format="arena",
         starts_at=timezone.now() + timedelta(minutes=5),
         duration_minutes=30,
     )
-    for user in users.values():
-        off_the_event_loop(services.tournament_join, tournament=arena, user=user)
     off_the_event_loop(
         services.tournament_progress,
         tournament_id=arena.pk,
@@ -117,7 +109,8 @@ def test_players_who_stay_at_the_table_are_taken_to_their_next_arena_match(
         (alice, "you are paired again as soon as an opponent is free"),
         (bob, "You paused in Table Arena"),
     ):
-        page.wait_for_function(
+        wait_until(
+            page,
             "says => document.querySelector('#showdown[open] [data-tournament-next]:not([hidden])')"
             "?.textContent.includes(says)",
             arg=says,

@@ -1,5 +1,6 @@
-// Small behaviours on every page: the suit colour switch, copy buttons, and the
-// service worker that makes the site installable and playable offline (/play/offline/).
+// Small behaviours on every page: the suit colour switch (and the settings page's
+// choice of it), copy buttons, and the service worker that makes the site installable
+// and playable offline (/play/offline/).
 
 const root = document.documentElement;
 const toggle = document.querySelector("[data-suit-toggle]");
@@ -18,6 +19,12 @@ toggle?.addEventListener("click", () => {
 });
 showSuits();
 
+// The settings page's preferences: saving them sets this device's choice too.
+document.querySelector("[data-prefs-form]")?.addEventListener("submit", (event) => {
+  const four = event.target.elements.four_colour_deck.checked;
+  try { localStorage.setItem("gin-suits", four ? "four" : "two"); } catch { /* private mode */ }
+});
+
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-copy]");
   if (!button) return;
@@ -34,6 +41,11 @@ document.addEventListener("click", async (event) => {
   const label = button.textContent;
   button.textContent = copied ? "Copied!" : "Select and copy";
   setTimeout(() => { button.textContent = label; }, 1800);
+});
+
+// A read-only field to copy by hand (an invite link): a click selects all of it.
+document.addEventListener("click", (event) => {
+  if (event.target.matches?.("input[data-select-on-click]")) event.target.select();
 });
 
 // Under a row of choices (the variant), say what the chosen one means.

@@ -1,0 +1,94 @@
+"""The Content Security Policy (ginsite/settings.py, ginsite/csp.py, docs/operations.md)
+is on every response, error pages included, and names the page's own sockets; and no
+template holds what it forbids (an inline script, an inline style, an event handler
+attribute), which the browser test (tests/browser/test_csp.py) cannot reach on the
+pages its server shows only with DEBUG off (the site's 404, 500 and 503 pages)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+
+EXPECTED = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self'",
+    "font-src": "'self'",
+    "connect-src": "'self' ws://testserver wss://testserver",
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
+
+
+def policy_of(response: object) -> dict[str, str]:
+    header = response["Content-Security-Policy"]  # type: ignore[index]
+    return dict(part.strip().split(" ", 1) for part in header.split(";"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/play/offline/", "/sw.js",
+                                  "/manifest.webmanifest", "/no-such-page/"])
+def test_every_response_carries_the_policy(client: Client, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code in (200, 404)
+    assert policy_of(response) == EXPECTED
+
+
+@pytest.mark.django_db
+def test_the_sockets_are_those_of_the_host_asked(client: Client) -> None:
+    response = client.get("/", HTTP_HOST="localhost:8000")
+    assert policy_of(response)["connect-src"] == "'self' ws://localhost:8000 wss://localhost:8000"
+
+
+@pytest.mark.django_db
+def test_a_host_not_allowed_gets_the_policy_without_sockets(client: Client) -> None:
+    response = client.get("/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert policy_of(response)["connect-src"] == "'self'"
+
+
+def test_the_policy_has_no_unsafe_source() -> None:
+    sources = " ".join(
+        " ".join(values) for values in settings.CONTENT_SECURITY_POLICY["DIRECTIVES"].values()
+    )
+    assert "unsafe" not in sources
+    assert "*" not in sources
+
+
+FORBIDDEN = {
+    "inline script": re.compile(
+        r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/(?:json|ld\+json)\")[^>]*>", re.I
+    ),
+    "style element": re.compile(r"<style\b", re.I),
+    "style attribute": re.compile(r"\sstyle\s*=", re.I),
+    "event handler attribute": re.compile(r"<[^>]*\son[a-z]+\s*=", re.I),
+    "javascript: URL": re.compile(r"javascript:", re.I),
+}
+
+
+def templates() -> list[Path]:
+    dirs = [ROOT / "templates", *ROOT.glob("*/templates"), *ROOT.glob("*/*/templates")]
+    return sorted(path for d in dirs for path in d.rglob("*.html"))
+
+
+def test_no_template_holds_what_the_policy_forbids() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{text[:match.start()].count(chr(10)) + 1}: {what}"
+        for path in templates()
+        for text in [path.read_text()]
+        for what, pattern in FORBIDDEN.items()
+        for match in pattern.finditer(text)
+    ]
+    assert len(templates()) > 40
+    assert found == []
