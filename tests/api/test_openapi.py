@@ -22,6 +22,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, Phase, given, settings
 from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi import definitions
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_headers_conformance,
@@ -61,7 +62,11 @@ def test_the_document_is_served_and_is_the_codes(client: Client) -> None:
     document = served_document(client)
     assert document == json.loads(json.dumps(openapi.document()))
     assert document["openapi"] == "3.1.0"
-    loaded = schemathesis.openapi.from_dict(document)  # refuses a malformed document
+    errors = [e.message for e in definitions.OPENAPI_31_VALIDATOR.iter_errors(document)]
+    assert not errors, errors[:3]  # the OpenAPI 3.1 specification's own schema
+    for schema in document["components"]["schemas"].values():
+        jsonschema.Draft202012Validator.check_schema(schema)
+    loaded = schemathesis.openapi.from_dict(document)
     assert len(list(loaded.get_all_operations())) == sum(
         len(item) for item in document["paths"].values()
     )
