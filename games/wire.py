@@ -35,6 +35,7 @@ from pydantic import (
     ValidationError,
 )
 from pydantic.json_schema import GenerateJsonSchema
+from typing_extensions import TypeAliasType
 
 __all__ = [
     "MISSING",
@@ -110,10 +111,13 @@ class BigGinAction(Wire):
     type: Literal["big_gin"]
 
 
-Action = Annotated[
-    PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction,
-    Field(discriminator="type", description="an engine action (docs/protocol.md, Actions)"),
-]
+Action = TypeAliasType(
+    "Action",
+    Annotated[
+        PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction,
+        Field(discriminator="type", description="an engine action (docs/protocol.md, Actions)"),
+    ],
+)
 
 
 class LegalKnock(Wire):
@@ -126,10 +130,13 @@ class LegalDiscard(Wire):
     card: Card
 
 
-LegalAction = Annotated[
-    PassAction | DrawAction | LegalDiscard | LegalKnock | BigGinAction,
-    Field(discriminator="type", description="a legal action as the view lists it"),
-]
+LegalAction = TypeAliasType(
+    "LegalAction",
+    Annotated[
+        PassAction | DrawAction | LegalDiscard | LegalKnock | BigGinAction,
+        Field(discriminator="type", description="a legal action as the view lists it"),
+    ],
+)
 
 
 # --- the rules and results -------------------------------------------------------------
@@ -236,8 +243,10 @@ class HandOverEvent(Wire):
     result: HandResult
 
 
-MoveEvent = PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent
-HistoryEvent = MoveEvent | KnockEvent | HandOverEvent
+MoveEvent = TypeAliasType(
+    "MoveEvent", PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent
+)
+HistoryEvent = TypeAliasType("HistoryEvent", MoveEvent | KnockEvent | HandOverEvent)
 
 
 # --- the view ------------------------------------------------------------------------

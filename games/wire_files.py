@@ -133,10 +133,13 @@ def jsdoc_text() -> str:
         for key, value in schema.pop("$defs", {}).items():
             if definitions.setdefault(key, value) != value:
                 raise ValueError(f"two models named {key} in the schemas")
-        if "properties" not in schema:  # a union: a typedef of its own
-            roots.append((typedef, {k: v for k, v in schema.items() if not k.startswith("$")}))
-        elif typedef not in definitions:
-            definitions[typedef] = {k: v for k, v in schema.items() if not k.startswith("$")}
+        if typedef in definitions:  # the file's type is one of the models, by name
+            continue
+        own = {k: v for k, v in schema.items() if not k.startswith("$")}
+        if "properties" in own:
+            definitions[typedef] = own
+        else:  # a union: a typedef of its own
+            roots.append((typedef, own))
     lines = [
         "// @ts-check",
         "// The types of the frames of docs/protocol.md, as JSDoc typedefs for TypeScript's",

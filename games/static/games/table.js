@@ -1,3 +1,4 @@
+// @ts-check
 // The live table, the page's entry module: one WebSocket per match page
 // (docs/protocol.md) whose messages update the state and the page. The rest lives in
 // games/static/games/table/: connection.js (the socket), state.js (the state and
@@ -20,9 +21,12 @@ import { followTournament } from "./table/tournament.js";
 // A frame too large can only be a chat line (actions are small): chat.js says so.
 const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed", "frame_too_large"]);
 
+/** @typedef {import("./wire.js").StateFrame} StateFrame */
+
 // --------------------------------------------------------------------------
 // Incoming messages
 // --------------------------------------------------------------------------
+/** @param {import("./wire.js").MatchSocketFrame} data */
 function onMessage(data) {
   document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: data }));
   if (data.type === "state") {
@@ -50,6 +54,7 @@ function onMessage(data) {
   }
 }
 
+/** @param {StateFrame} data */
 function onState(data) {
   if (wrongSeat(data)) return;
   const firstState = ui.msg === null;
@@ -61,21 +66,24 @@ function onState(data) {
   recordDeal(data);
   if (!legalActions().some((a) => a.type === "knock")) ui.knockMode = false;
   // A rematch created while we watch takes both players to the new table.
-  if (!firstState && isPlayer() && data.match.rematch?.match_id && !previous.match.rematch?.match_id) {
+  if (previous !== null && isPlayer() && data.match.rematch?.match_id && !previous.match.rematch?.match_id) {
     location.assign(rematchUrl());
     return;
   }
-  if (!firstState) playSounds(previous, data);
+  if (previous !== null) playSounds(previous, data);
   handleFinishedHands(firstState);
   followTournament();  // a tournament match over: on to the player's next match
   render();
   announce(previous, data);
 }
 
-// Sounds (sound.js): the end of a hand, else the opponent's discard, then our turn.
+/**
+ * Sounds (sound.js): the end of a hand, else the opponent's discard, then our turn.
+ * @param {StateFrame} previous @param {StateFrame} next
+ */
 function playSounds(previous, next) {
   if ((next.match.hands || []).length > (previous.match.hands || []).length) {
-    const kind = next.match.hands.at(-1).result?.kind;
+    const kind = next.match.hands.at(-1)?.result?.kind;
     play(kind === "gin" || kind === "big_gin" ? "gin" : "hand_end");
     return;
   }
@@ -83,6 +91,7 @@ function playSounds(previous, next) {
     const fresh = (next.view.history || []).slice((previous.view.history || []).length);
     if (fresh.some((e) => e.type === "discard" && e.seat !== you())) play("discard");
   }
+  /** @param {StateFrame} msg */
   const myTurn = (msg) => isPlayer() && msg.match.status === "active" && msg.view?.current_player === you();
   if (myTurn(next) && !myTurn(previous)) play("turn");
 }
@@ -90,6 +99,7 @@ function playSounds(previous, next) {
 // A socket opened while the match waited for an opponent may be bound to the seat
 // we held then; once seats are drawn at the start it must be opened again.
 let lastReopen = 0;
+/** @param {StateFrame} data */
 function wrongSeat(data) {
   const me = data.you;
   if (!config.userName || (me !== 0 && me !== 1)) return false;
@@ -99,11 +109,13 @@ function wrongSeat(data) {
   return true;
 }
 
+/** @param {string} status @param {number} [detail] */
 function onStatus(status, detail) {
   root.dataset.conn = status;
-  const banner = document.getElementById("conn-banner");
-  const text = banner.querySelector("[data-conn-text]");
+  const banner = /** @type {HTMLElement} */ (document.getElementById("conn-banner"));
+  const text = /** @type {HTMLElement} */ (banner.querySelector("[data-conn-text]"));
   // For a spectator the bottom seat's dot shows that player's presence, not our socket.
+  /** @type {HTMLElement | null} */
   const mine = ui.msg === null || isPlayer() ? root.querySelector("[data-my-conn]") : null;
   if (status === "online") {
     root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
@@ -114,12 +126,15 @@ function onStatus(status, detail) {
   banner.hidden = false;
   if (mine) { mine.dataset.state = "offline"; mine.textContent = status === "connecting" ? "connecting…" : "offline"; }
   if (status === "connecting") text.textContent = "Connecting…";
-  else if (status === "reconnecting") text.textContent = `Connection lost. Reconnecting in ${Math.max(1, Math.round(detail / 1000))} s…`;
+  else if (status === "reconnecting") text.textContent = `Connection lost. Reconnecting in ${Math.max(1, Math.round(Number(detail) / 1000))} s…`;
   else if (status === "refused") {
-    text.textContent = { 4003: "Your account was closed.", 4403: "You cannot watch this match." }[detail] ?? "This match does not exist.";
+    /** @type {Record<number, string>} */
+    const refusals = { 4003: "Your account was closed.", 4403: "You cannot watch this match." };
+    text.textContent = refusals[Number(detail)] ?? "This match does not exist.";
   }
 }
 
+/** @param {StateFrame | null} previous @param {StateFrame} next */
 function markNewCards(previous, next) {
   ui.newCards = new Set();
   if (!previous?.view || !next.view || !isPlayer()) return;
@@ -131,6 +146,8 @@ function markNewCards(previous, next) {
 
 // The chat panel (chat.js) shares this socket: it hears every frame as a
 // "gin:socket-message" event and sends through "gin:socket-send" (cancelled once sent).
-document.addEventListener("gin:socket-send", (event) => { if (conn.send(event.detail)) event.preventDefault(); });
+document.addEventListener("gin:socket-send", (event) => {
+  if (conn.send(/** @type {CustomEvent} */ (event).detail)) event.preventDefault();
+});
 conn.handlers = { message: onMessage, status: onStatus };
 conn.connect();

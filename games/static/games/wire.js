@@ -21,6 +21,8 @@
  */
 
 /**
+ * an engine action (docs/protocol.md, Actions)
+ *
  * @typedef {PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction} Action
  */
 
@@ -32,7 +34,7 @@
  * @typedef {object} ActionMessage
  * @property {"action"} type
  * @property {number} version
- * @property {PassAction | DrawAction | DiscardAction | KnockAction | BigGinAction} action an engine action (docs/protocol.md, Actions)
+ * @property {Action} action
  */
 
 /**
@@ -161,7 +163,7 @@
  * @typedef {object} EventFrame
  * @property {"event"} type
  * @property {number} version the match version
- * @property {Array<PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent>} events
+ * @property {Array<MoveEvent>} events
  * @property {Turn} turn
  * @property {EventClock | null} [clock]
  * @property {MoverNews} [you]
@@ -203,6 +205,10 @@
  */
 
 /**
+ * @typedef {MoveEvent | KnockEvent | HandOverEvent} HistoryEvent
+ */
+
+/**
  * `card` left out (or null): the engine knocks with the best card.
  *
  * @typedef {object} KnockAction
@@ -216,6 +222,12 @@
  * @typedef {object} KnockEvent
  * @property {number} seat a seat: 0 or 1
  * @property {"knock" | "gin" | "big_gin"} type
+ */
+
+/**
+ * a legal action as the view lists it
+ *
+ * @typedef {PassAction | DrawAction | LegalDiscard | LegalKnock | BigGinAction} LegalAction
  */
 
 /**
@@ -332,6 +344,10 @@
  * @property {MatchScore | null} final
  * @property {Array<FinishedHand>} hands
  * @property {Rematch} rematch
+ */
+
+/**
+ * @typedef {PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent} MoveEvent
  */
 
 /**
@@ -508,7 +524,7 @@
  * @property {number | null} opponent_card_count
  * @property {Array<string>} opponent_known_cards
  * @property {string | null} taken_from_discard
- * @property {Array<PassAction | DrawAction | LegalDiscard | LegalKnock | BigGinAction>} legal_actions
+ * @property {Array<LegalAction>} legal_actions
  * @property {Array<string>} discard_pile
  * @property {number} stock_count
  * @property {number | null} current_player
@@ -519,7 +535,7 @@
  * @property {[number, number]} card_counts
  * @property {[Array<string>, Array<string>]} known_cards
  * @property {Rules} rules
- * @property {Array<PassEvent | StockDrawEvent | DiscardDrawEvent | DiscardEvent | KnockEvent | HandOverEvent>} history
+ * @property {Array<HistoryEvent>} history
  * @property {HandResult | null} result
  */
 

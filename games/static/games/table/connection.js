@@ -1,26 +1,39 @@
+// @ts-check
 // The live table's WebSocket (docs/protocol.md): one per match page, reconnecting with
 // backoff; every (re)connect gets a full state from the server, so nothing needs
 // replaying on our side. The entry (table.js) sets its handlers and connects.
 
 import { config } from "./state.js";
 
+/**
+ * What the page does with the socket: each frame the server sends, and each change of
+ * the connection ("connecting", "online", "reconnecting" with its delay in ms,
+ * "refused" with the close code).
+ * @typedef {object} Handlers
+ * @property {(frame: import("../wire.js").MatchSocketFrame) => void} message
+ * @property {(status: string, detail?: number) => void} status
+ */
+
 // --------------------------------------------------------------------------
 // Connection: reconnects with exponential backoff; every (re)connect gets a
 // full state from the server, so nothing needs replaying on our side.
 // --------------------------------------------------------------------------
 export class Connection {
+  /** @param {string} url @param {Handlers} handlers */
   constructor(url, handlers) {
     this.url = url;
     this.handlers = handlers;
     this.attempt = 0;
-    this.timer = null;
+    /** @type {number | undefined} */
+    this.timer = undefined;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.closedByUs = false;
   }
 
   connect() {
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     this.handlers.status("connecting");
     const ws = new WebSocket(this.url);
     this.ws = ws;
@@ -70,8 +83,9 @@ export class Connection {
 
   get open() { return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN); }
 
+  /** @param {import("../wire.js").MatchClientFrame} obj @returns {boolean} sent */
   send(obj) {
-    if (!this.open) return false;
+    if (!this.open || !this.ws) return false;
     this.ws.send(JSON.stringify(obj));
     return true;
   }

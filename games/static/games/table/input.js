@@ -1,3 +1,4 @@
+// @ts-check
 // Input: sending actions, clicks, drag and drop (pointer events: mouse and touch),
 // the keyboard, and the dialogs' buttons.
 
@@ -6,11 +7,12 @@ import { enableDrag } from "../drag.js";
 import { conn } from "./connection.js";
 import { render, toast } from "./render.js";
 import { closeShowdown, dismissedKey, openShowdown, rematchUrl } from "./showdown.js";
-import { canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
+import { $, byId, canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
 
 // --------------------------------------------------------------------------
 // Sending
 // --------------------------------------------------------------------------
+/** @param {import("../wire.js").Action} action */
 export function sendAction(action) {
   if (ui.pending || !ui.msg) return;
   const ok = conn.send({ type: "action", version: ui.msg.version, action });
@@ -21,14 +23,17 @@ export function sendAction(action) {
   render();
 }
 
+/** @param {"resign" | "rematch"} type */
 export function sendControl(type) {
-  const body = type === "resign" ? { type, version: ui.msg.version } : { type };
+  const msg = /** @type {import("../wire.js").StateFrame} */ (ui.msg);
+  const body = type === "resign" ? { type, version: msg.version } : { type };
   if (!conn.send(body)) toast("Not connected: reconnecting, try again in a moment.");
 }
 
 // --------------------------------------------------------------------------
 // Input: clicks, drag and drop (pointer events: mouse and touch), keyboard
 // --------------------------------------------------------------------------
+/** @param {string} card */
 export function onHandClick(card) {
   if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
   if (canDiscard(card)) sendAction({ type: "discard", card });
@@ -36,18 +41,23 @@ export function onHandClick(card) {
 
 enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
 
+/** @param {string} act */
 export function doAct(act) {
   actOn(act, { send: sendAction, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
 }
 
+/** @param {boolean} on */
 function setKnockMode(on) {
   ui.knockMode = on;
   render();
-  if (on) root.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+  /** @type {HTMLElement | null} */
+  const first = root.querySelector("[data-my-hand] .card[data-knock='true']");
+  if (on) first?.focus();
 }
 
 enableDrag(root, {
   dropCard: onHandClick,
+  /** @param {"stock" | "discard"} source */
   dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
 });
 
@@ -60,8 +70,8 @@ document.addEventListener("keydown", (event) => {
   const key = event.key.toLowerCase();
   if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
   if (key === "arrowleft" || key === "arrowright") {
-    const cards = [...root.querySelectorAll("[data-my-hand] .card")];
-    const i = cards.indexOf(document.activeElement);
+    const cards = /** @type {HTMLElement[]} */ ([...root.querySelectorAll("[data-my-hand] .card")]);
+    const i = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (i >= 0) {
       const next = cards[(i + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length];
       next.focus();
@@ -69,6 +79,7 @@ document.addEventListener("keydown", (event) => {
     }
     return;
   }
+  /** @type {Record<string, () => unknown>} */
   const map = { s: () => canDraw("stock") && sendAction({ type: "draw", source: "stock" }),
     d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),
     p: () => canPass() && sendAction({ type: "pass" }),
@@ -81,25 +92,26 @@ document.addEventListener("keydown", (event) => {
 // --------------------------------------------------------------------------
 // Dialogs and page wiring
 // --------------------------------------------------------------------------
-document.getElementById("showdown").addEventListener("click", (event) => {
-  if (event.target.closest("[data-next-hand]")) closeShowdown();
-  else if (event.target.closest("[data-rematch]")) {
-    if (ui.msg.match.rematch?.match_id) { location.assign(rematchUrl()); return; }
+byId("showdown").addEventListener("click", (event) => {
+  const target = /** @type {HTMLElement} */ (event.target);
+  if (target.closest("[data-next-hand]")) closeShowdown();
+  else if (target.closest("[data-rematch]")) {
+    if (ui.msg?.match.rematch?.match_id) { location.assign(rematchUrl()); return; }
     sendControl("rematch");
-    event.target.closest("[data-rematch]").disabled = true;
+    /** @type {HTMLButtonElement} */ (target.closest("[data-rematch]")).disabled = true;
   }
 });
-document.getElementById("showdown").addEventListener("close", () => {
+byId("showdown").addEventListener("close", () => {
   if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
 });
-root.querySelector("[data-show-result]").addEventListener("click", () => {
-  openShowdown((ui.msg.match.hands || []).at(-1)?.number ?? null);
+$("[data-show-result]").addEventListener("click", () => {
+  openShowdown((ui.msg?.match.hands || []).at(-1)?.number ?? null);
 });
-export const resignDialog = document.getElementById("resign-dialog");
-root.querySelector("[data-resign]").addEventListener("click", () => resignDialog.showModal());
+export const resignDialog = /** @type {HTMLDialogElement} */ (byId("resign-dialog"));
+$("[data-resign]").addEventListener("click", () => resignDialog.showModal());
 resignDialog.addEventListener("close", () => {
   if (resignDialog.returnValue === "resign") sendControl("resign");
 });
-document.getElementById("conn-retry").addEventListener("click", () => conn.nudge());
+byId("conn-retry").addEventListener("click", () => conn.nudge());
 window.addEventListener("online", () => conn.nudge());
 document.addEventListener("visibilitychange", () => { if (!document.hidden) conn.nudge(); });

@@ -1,3 +1,4 @@
+// @ts-check
 // Rendering the table from the state (seats, piles, hands, actions, sidebar, log,
 // clock), announcements for screen readers and the toast for errors.
 
@@ -9,8 +10,16 @@ import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
 import { plural } from "../words.js";
 import { renderShowdown, resultHeadline, resultWhy, verificationNode } from "./showdown.js";
 import {
-  $, canBigGin, canDiscard, canDraw, canPass, ginOptions, isBot, isPlayer, knockOptions, nonGinKnocks, opp, root, seatInfo, seatName, ui, you,
+  $, byId, canBigGin, canDiscard, canDraw, canPass, find, ginOptions, held, heldView, isBot, isPlayer, knockOptions,
+  me, nonGinKnocks, opp, root, seatInfo, seatName, showdownDialog, ui, you,
 } from "./state.js";
+
+/** @typedef {import("../wire.js").StateFrame} StateFrame */
+/** @typedef {import("../wire.js").View} View */
+/**
+ * Any event of a hand's history, as the log and the announcements read it.
+ * @typedef {{type: string, seat?: number, source?: string, card?: string, timeout?: true}} AnyEvent
+ */
 
 // --------------------------------------------------------------------------
 // Rendering the table
@@ -35,7 +44,7 @@ export function render() {
   renderActions();
   renderSidebar();
   renderClock();
-  if (document.getElementById("showdown").open) renderShowdown();
+  if (showdownDialog().open) renderShowdown();
 }
 
 export let pageLeaving = false;
@@ -43,8 +52,8 @@ window.addEventListener("beforeunload", () => { pageLeaving = true; });
 
 export const baseTitle = document.title;
 export function renderTitle() {
-  const m = ui.msg.match;
-  const mine = isPlayer() && m.status === "active" && ui.msg.view?.current_player === you();
+  const m = held().match;
+  const mine = isPlayer() && m.status === "active" && held().view?.current_player === you();
   document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
 }
 
@@ -54,18 +63,19 @@ export function renderSeats() {
   $("[data-table-heading]").textContent = isPlayer()
     ? `Gin rummy against ${seatName(opp())}`
     : `Gin rummy: ${seatName(0, { capital: true })} against ${seatName(1)}`;
-  const view = ui.msg.view;
-  const bars = [[$("[data-seat-bar='top']"), isPlayer() ? opp() : 1], [$("[data-seat-bar='bottom']"), isPlayer() ? you() : 0]];
+  const view = heldView();
+  /** @type {[HTMLElement, number][]} */
+  const bars = [[$("[data-seat-bar='top']"), isPlayer() ? opp() : 1], [$("[data-seat-bar='bottom']"), isPlayer() ? me() : 0]];
   for (const [bar, seat] of bars) {
     if (!bar) continue;
     const info = seatInfo(seat);
-    bar.dataset.turn = String(view?.current_player === seat && ui.msg.match.status === "active");
-    bar.querySelector("[data-name]").textContent = isPlayer() && seat === you() ? `${info.name || "You"} (you)` : seatName(seat, { capital: true });
-    bar.querySelector("[data-score]").textContent = String(info.score ?? 0);
-    bar.querySelector("[data-score]").setAttribute("aria-label", `score ${info.score ?? 0}`);
-    const dealer = bar.querySelector("[data-dealer]");
+    bar.dataset.turn = String(view?.current_player === seat && held().match.status === "active");
+    find(bar, "[data-name]").textContent = isPlayer() && seat === you() ? `${info.name || "You"} (you)` : seatName(seat, { capital: true });
+    find(bar, "[data-score]").textContent = String(info.score ?? 0);
+    find(bar, "[data-score]").setAttribute("aria-label", `score ${info.score ?? 0}`);
+    const dealer = find(bar, "[data-dealer]");
     dealer.hidden = view?.dealer !== seat;
-    const c = bar.querySelector(".conn");
+    const c = find(bar, ".conn");
     if (isPlayer() && seat === you()) continue;  // my own dot follows the socket (onStatus)
     if (isBot(seat)) { c.dataset.state = "bot"; c.textContent = "computer"; }
     else if (info.connected) { c.dataset.state = "online"; c.textContent = "online"; }
@@ -74,7 +84,7 @@ export function renderSeats() {
 }
 
 export function renderOpponent() {
-  const view = ui.msg.view;
+  const view = heldView();
   const box = $("[data-opp-hand]");
   box.replaceChildren();
   const seat = isPlayer() ? opp() : 1;
@@ -87,29 +97,29 @@ export function renderOpponent() {
 }
 
 export function renderCentre() {
-  const view = ui.msg.view;
-  const stock = $("[data-stock]");
+  const view = heldView();
+  const stock = /** @type {HTMLButtonElement} */ ($("[data-stock]"));
   const stockActive = canDraw("stock") && !ui.pending;
   stock.dataset.active = String(stockActive);
   stock.disabled = !stockActive;
-  stock.querySelector("[data-stock-count]").textContent = String(view.stock_count);
-  stock.querySelector("[data-pile-name]").textContent = `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`;
-  const slot = stock.querySelector(".pile__slot");
+  find(stock, "[data-stock-count]").textContent = String(view.stock_count);
+  find(stock, "[data-pile-name]").textContent = `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`;
+  const slot = find(stock, ".pile__slot");
   slot.replaceChildren();
   if (view.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
 
-  const discard = $("[data-discard]");
+  const discard = /** @type {HTMLButtonElement} */ ($("[data-discard]"));
   const top = view.discard_pile[view.discard_pile.length - 1];
   const takeActive = canDraw("discard") && !ui.pending;
-  const dropActive = ui.msg.view.phase === "discard" && isPlayer() && view.current_player === you() && !ui.pending;
+  const dropActive = heldView().phase === "discard" && isPlayer() && view.current_player === you() && !ui.pending;
   discard.dataset.active = String(takeActive);
   discard.disabled = !takeActive;
   discard.dataset.dropZone = dropActive ? "discard" : "";
-  const dslot = discard.querySelector(".pile__slot");
+  const dslot = find(discard, ".pile__slot");
   dslot.replaceChildren();
   dslot.classList.add("discard-stack");
   for (const c of view.discard_pile.slice(-3)) dslot.append(renderCard(c));
-  discard.querySelector("[data-pile-name]").textContent = top
+  find(discard, "[data-pile-name]").textContent = top
     ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}`
     : "Discard pile: empty";
 
@@ -118,14 +128,14 @@ export function renderCentre() {
 
 
 export function statusLine() {
-  const msg = ui.msg;
-  const view = msg.view;
+  const msg = held();
+  const view = heldView();
   const m = msg.match;
   const main = document.createElement("span");
   const sub = document.createElement("small");
   if (m.status === "finished") {
     main.textContent = "Match over";
-    sub.textContent = m.winner === you() ? "You won." : `${seatName(m.winner, { capital: true })} won.`;
+    sub.textContent = m.winner === you() ? "You won." : `${seatName(/** @type {number} */ (m.winner), { capital: true })} won.`;
     return [main, sub];
   }
   const turn = view.current_player;
@@ -146,6 +156,7 @@ export function statusLine() {
   return [main, sub];
 }
 
+/** The hand in melds (the server's, or our own when they do not fit it) and the rest. @param {View} view */
 export function handGroups(view) {
   const hand = view.hand;
   let melds = Array.isArray(view.melds) ? view.melds : null;
@@ -158,9 +169,9 @@ export function handGroups(view) {
 }
 
 export function renderMyHand() {
-  const view = ui.msg.view;
+  const view = heldView();
   const box = $("[data-my-hand]");
-  const focused = document.activeElement?.dataset?.card;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.card;
   box.replaceChildren();
   if (!isPlayer()) {
     // Watching: seat 0's cards face down, with those it took from the discard pile.
@@ -180,6 +191,7 @@ export function renderMyHand() {
   const myTurnDiscard = view.current_player === you() && view.phase === "discard" && !ui.pending;
   const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
   const after = myTurnDiscard ? deadwoodAfterDiscard(view.hand) : null;
+  /** @param {string} c */
   const makeCard = (c) => handCard(c, {
     discardTurn: myTurnDiscard, takenFromDiscard: view.taken_from_discard, knocks, after,
     canDiscard, fresh: ui.newCards.has(c),
@@ -188,28 +200,29 @@ export function renderMyHand() {
   if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${view.deadwood}`;
-  total.setAttribute("aria-label", `Your deadwood: ${plural(view.deadwood, "point")}`);
-  total.dataset.knockable = String(view.hand.length === 10 && view.deadwood <= view.knock_limit);
+  const deadwood = /** @type {number} */ (view.deadwood);  // a player's view counts it
+  total.setAttribute("aria-label", `Your deadwood: ${plural(deadwood, "point")}`);
+  total.dataset.knockable = String(view.hand.length === 10 && deadwood <= view.knock_limit);
   $("[data-knock-limit]").textContent = view.rules?.straight ? "Straight gin: gin only" : `Knock limit ${view.knock_limit}`;
-  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+  if (focused) /** @type {HTMLElement | null} */ (box.querySelector(`[data-card="${focused}"]`))?.focus();
   // A card just drawn takes the focus when nothing else has it (the pile pressed is
   // now disabled): Enter discards it, the arrow keys move to another card.
   else if (myTurnDiscard && ui.newCards.size && document.activeElement === document.body) {
-    box.querySelector(`[data-card="${[...ui.newCards][0]}"]`)?.focus();
+    /** @type {HTMLElement | null} */ (box.querySelector(`[data-card="${[...ui.newCards][0]}"]`))?.focus();
   }
 }
 
 export function renderActions() {
   renderActionButtons($("[data-actions]"), {
-    mine: isPlayer() && ui.msg.view.current_player === you() && ui.msg.match.status === "active",
-    firstTurn: ui.msg.view?.phase === "first_turn", knockMode: ui.knockMode,
+    mine: isPlayer() && heldView().current_player === you() && held().match.status === "active",
+    firstTurn: held().view?.phase === "first_turn", knockMode: ui.knockMode,
     canPass: canPass(), canTake: canDraw("discard"), knocks: nonGinKnocks(),
     canGin: ginOptions().length > 0, canBigGin: canBigGin(), disabled: ui.pending,
   });
 }
 
 export function renderSidebar() {
-  const m = ui.msg.match;
+  const m = held().match;
   const r = m.rules || {};
   const variants = { default: "Default", time_freedom: "Time Freedom", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
   const meta = $("[data-meta]");
@@ -217,12 +230,12 @@ export function renderSidebar() {
     ["Variant", variants[m.variant] || m.variant],
     ["Target", r.target_score],
     ["Hand", m.hand_number],
-    ["Knock limit", r.straight ? "gin only" : ui.msg.view?.knock_limit ?? r.knock_limit],
+    ["Knock limit", r.straight ? "gin only" : held().view?.knock_limit ?? r.knock_limit],
     ["Clock", r.turn_seconds ? `${r.turn_seconds} s per turn` : "none"],
     ["Rated", m.rated ? "yes" : "no"],
   ];
   renderFacts(meta, rows);
-  renderScoreboard($("[data-scoreboard]"), (isPlayer() ? [you(), opp()] : [0, 1]).map(
+  renderScoreboard($("[data-scoreboard]"), (isPlayer() ? [me(), opp()] : [0, 1]).map(
     (seat) => [seatName(seat, { capital: true }), seatInfo(seat).score ?? 0],
   ));
   $("[data-resign]").hidden = !(isPlayer() && m.status === "active");
@@ -233,7 +246,7 @@ export function renderSidebar() {
 
 export function renderFairness() {
   if (!ui.msg) return;
-  const m = ui.msg.match;
+  const m = held().match;
   // Before the first deal there is no commitment yet: say what will appear here.
   const dealt = Boolean(m.commitment && m.hand_number);
   $("[data-commitment-lead]").hidden = !dealt;
@@ -257,14 +270,16 @@ export function renderFairness() {
   box.append(p, verificationNode(ui.verifications.get(last.number)));
 }
 
+/** @param {AnyEvent} e */
 export function describeEvent(e) {
   const frag = document.createElement("li");
-  frag.append(...moveParts(e, seatName(e.seat, { capital: true }), { auto: Boolean(e.timeout) }));
+  frag.append(...moveParts(e, seatName(/** @type {number} */ (e.seat), { capital: true }), { auto: Boolean(e.timeout) }));
   return frag;
 }
 
 // A turn the server played because its clock ran out (the events carry `timeout`,
 // docs/protocol.md): "Time ran out: the server drew and discarded for you".
+/** @param {AnyEvent[]} events @param {number} seat */
 export function timeoutSentence(events, seat) {
   const types = events.map((e) => e.type);
   const did = types.includes("pass") ? "passed"
@@ -275,6 +290,7 @@ export function timeoutSentence(events, seat) {
 }
 
 // The last turn of each seat in this hand's history: its events, newest turn last.
+/** @param {AnyEvent[]} history @param {number | null} seat */
 function lastTurnOf(history, seat) {
   const end = history.findLastIndex((e) => e.seat === seat);
   if (end < 0) return [];
@@ -287,25 +303,26 @@ function lastTurnOf(history, seat) {
 // play again), so the move is never taken for their own.
 export function renderTimeoutNote() {
   const note = $("[data-timeout-note]");
-  const turn = isPlayer() ? lastTurnOf(ui.msg.view?.history || [], you()) : [];
+  const turn = isPlayer() ? lastTurnOf(held().view?.history || [], you()) : [];
   const timedOut = turn.length > 0 && turn.every((e) => e.timeout);
   note.hidden = !timedOut;
-  note.textContent = timedOut ? timeoutSentence(turn, you()) : "";
+  note.textContent = timedOut ? timeoutSentence(turn, me()) : "";
 }
 
 export function renderLog() {
-  renderMoveLog($("[data-log]"), ui.msg.view?.history || [], describeEvent);
+  renderMoveLog($("[data-log]"), held().view?.history || [], describeEvent);
 }
 
 // Clock: the server sends remaining_ms; count down from our own receipt time
 // so a skewed device clock does not matter. After a showdown the turn clock starts
 // late (docs/protocol.md): remaining_ms exceeds turn_seconds by the grace left, shown
 // as "Next hand in N s" in the result dialog while the turn clock stands still.
+/** @type {{source?: import("../wire.js").Clock, until: number, total: number, seat: number | null, graceUntil: number}} */
 export let clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
 export function renderClock() {
-  const c = ui.msg.match.clock;
+  const c = held().match.clock;
   const el = $("[data-clock]");
-  if (!c || ui.msg.match.status !== "active" || c.remaining_ms === null || c.remaining_ms === undefined) {
+  if (!c || held().match.status !== "active" || c.remaining_ms === null || c.remaining_ms === undefined) {
     el.hidden = true;
     clockState = { until: 0, total: 0, seat: null, graceUntil: 0 };
     tickGrace();
@@ -317,7 +334,7 @@ export function renderClock() {
     const now = performance.now();
     const total = (c.turn_seconds || 30) * 1000;
     const grace = Math.max(0, c.remaining_ms - total);
-    clockState = { source: c, until: now + c.remaining_ms, total, seat: ui.msg.view.current_player, graceUntil: grace ? now + grace : 0 };
+    clockState = { source: c, until: now + c.remaining_ms, total, seat: heldView().current_player, graceUntil: grace ? now + grace : 0 };
   }
   tickClock();
 }
@@ -329,8 +346,8 @@ export function tickClock() {
   const left = waiting ? clockState.total : Math.max(0, clockState.until - performance.now());
   const secs = Math.ceil(left / 1000);
   el.dataset.waiting = String(waiting);
-  el.querySelector("[data-clock-text]").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
-  el.querySelector(".clock__bar span").style.width = `${Math.min(100, (left / clockState.total) * 100)}%`;
+  find(el, "[data-clock-text]").textContent = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+  find(el, ".clock__bar span").style.width = `${Math.min(100, (left / clockState.total) * 100)}%`;
   el.dataset.urgent = String(secs <= 10);
   const mine = isPlayer() && clockState.seat === you();
   el.setAttribute("aria-label", waiting
@@ -338,7 +355,7 @@ export function tickClock() {
     : `${mine ? "Your" : "Opponent's"} time left: ${plural(secs, "second")}`);
 }
 export function tickGrace() {
-  const note = document.querySelector("#showdown [data-next-countdown]");
+  const note = find(document, "#showdown [data-next-countdown]");
   const left = Math.ceil((clockState.graceUntil - performance.now()) / 1000);
   const show = left > 0 && ui.msg?.match.status === "active";
   note.hidden = !show;
@@ -352,8 +369,9 @@ setInterval(tickClock, 250);
 // Polite announcements of what changed between two rendered states: every move of
 // either player (with the card I drew), the result of each hand, the next deal,
 // the end of the match, then whose turn it is.
+/** @param {StateFrame | null} previous @param {StateFrame} next */
 export function announce(previous, next) {
-  const live = document.getElementById("announce");
+  const live = byId("announce");
   if (!next.view) return;
   const parts = [];
   const handsBefore = (previous?.match.hands || []).length;
@@ -369,7 +387,8 @@ export function announce(previous, next) {
   }
   const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
   const history = next.view.history || [];
-  const fresh = history.slice(samehand ? (previous.view.history || []).length : 0);
+  const fresh = history.slice(samehand ? (previous?.view?.history || []).length : 0);
+  /** @type {AnyEvent[]} */
   const told = previous ? fresh : arrivalMoves(history);
   parts.push(...told.map(eventSentence));
   for (const seat of [0, 1]) {
@@ -383,13 +402,15 @@ export function announce(previous, next) {
 // On arrival (first state, reload) what just happened: a player hears every move made
 // since their own last one (the computer may have taken the upcard and discarded before
 // the page opened); a spectator hears the hand's last move.
+/** @param {AnyEvent[]} history */
 function arrivalMoves(history) {
   if (!isPlayer()) return history.slice(-1);
   return history.slice(history.findLastIndex((e) => e.seat === you()) + 1);
 }
 
+/** @param {AnyEvent} e */
 export function eventSentence(e) {
-  const who = seatName(e.seat, { capital: true });
+  const who = seatName(/** @type {number} */ (e.seat), { capital: true });
   const card = e.card ? `the ${cardName(e.card)}` : "";
   switch (e.type) {
     case "pass": return `${who} passed.`;
@@ -406,9 +427,11 @@ export function eventSentence(e) {
   }
 }
 
-export let toastTimer = null;
+/** @type {number | undefined} */
+export let toastTimer = undefined;
+/** @param {string} text */
 export function toast(text) {
-  const el = document.getElementById("toast");
+  const el = byId("toast");
   el.textContent = text;
   el.hidden = false;
   clearTimeout(toastTimer);

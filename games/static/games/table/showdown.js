@@ -1,3 +1,4 @@
+// @ts-check
 // The result dialog: the hands of a finished hand and why it scored what it did, the
 // match's end and its totals, the deal's verification.
 
@@ -5,56 +6,61 @@ import { renderResultHands } from "../hands.js";
 import { renderReviewLine } from "../review.js";
 import { plural } from "../words.js";
 import { verify } from "./fairness.js";
-import { config, isPlayer, opp, seatInfo, seatName, ui, you } from "./state.js";
+import { config, find, held, isPlayer, me, opp, seatInfo, seatName, showdownDialog, ui, you } from "./state.js";
 import { renderTournamentNext } from "./tournament.js";
+
+/** @typedef {import("../wire.js").HandResult} HandResult */
+/** @typedef {import("../wire.js").MatchTable} MatchTable */
 
 // --------------------------------------------------------------------------
 // Showdown and match end
 // --------------------------------------------------------------------------
-export const rematchUrl = () => config.matchUrlTemplate.replace("__ID__", String(ui.msg.match.rematch.match_id));
+export const rematchUrl = () => config.matchUrlTemplate.replace("__ID__", String(held().match.rematch.match_id));
 
 export const dismissedKey = `gin-dismissed:${config.matchId}`;
 export const dismissed = () => Number(sessionStorage.getItem(dismissedKey) || 0);
 
+/** @param {boolean} firstState */
 export function handleFinishedHands(firstState) {
-  const hands = ui.msg.match.hands || [];
+  const hands = held().match.hands || [];
   for (const h of hands) if (h.seed) verify(h);
   const count = hands.length;
   const last = hands[count - 1];
-  const over = ui.msg.match.status === "finished";
+  const over = held().match.status === "finished";
   if (firstState) {
     ui.handsSeen = count;
-    const freshDeal = (ui.msg.view?.history || []).length === 0;
+    const freshDeal = (held().view?.history || []).length === 0;
     if ((last && last.number > dismissed() && (freshDeal || over)) || (over && !last)) openShowdown(last?.number ?? null);
     return;
   }
-  if (count > (ui.handsSeen ?? 0) || (over && ui.showdownFor === null && !document.getElementById("showdown").open)) {
+  if (count > (ui.handsSeen ?? 0) || (over && ui.showdownFor === null && !showdownDialog().open)) {
     ui.handsSeen = count;
     openShowdown(last?.number ?? null);
   }
 }
 
+/** @param {number | null} number the finished hand to show (null: the match's end) */
 export function openShowdown(number) {
   ui.showdownFor = number;
-  const dialog = document.getElementById("showdown");
+  const dialog = showdownDialog();
   renderShowdown();
   // Only a hand played to its end has an analysis (not one a resignation or an
   // abandonment ended: its result is null): none is asked for the others.
-  const played = (ui.msg.match.hands || []).find((h) => h.number === number)?.result;
-  renderReviewLine(dialog.querySelector("[data-showdown-review]"), { matchId: config.matchId, number: played ? number : null, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
+  const played = (held().match.hands || []).find((h) => h.number === number)?.result;
+  renderReviewLine(find(dialog, "[data-showdown-review]"), { matchId: config.matchId, number: played ? number : null, seat: you(), names: [0, 1].map((s) => seatName(s, { capital: true })) });
   if (!dialog.open) dialog.showModal();
 }
 
 export function closeShowdown() {
-  const dialog = document.getElementById("showdown");
+  const dialog = showdownDialog();
   if (ui.showdownFor) sessionStorage.setItem(dismissedKey, String(ui.showdownFor));
   if (dialog.open) dialog.close();
 }
 
+/** @param {HandResult} result */
 export function resultHeadline(result) {
-  const me = you();
   const w = result.winner;
-  const mine = isPlayer() && w === me;
+  const mine = isPlayer() && w === you();
   const who = w === null || w === undefined ? "" : seatName(w, { capital: true });
   const pts = result.points;
   switch (result.kind) {
@@ -67,11 +73,15 @@ export function resultHeadline(result) {
   }
 }
 
+/** @param {HandResult} result @param {import("../wire.js").Rules} rules */
 export function resultWhy(result, rules) {
-  const k = result.knocker;
+  // Every kind of hand but a draw and big gin has a knocker (k) and a defender (d).
+  const k = /** @type {number} */ (result.knocker);
   const dw = result.deadwood || [0, 0];
-  const d = k === 0 || k === 1 ? 1 - k : null;
+  const d = /** @type {number} */ (k === 0 || k === 1 ? 1 - k : null);
+  /** @param {number} s */
   const name = (s) => seatName(s);
+  const winner = /** @type {number} */ (result.winner);
   const straight = rules?.straight;
   switch (result.kind) {
     case "gin":
@@ -80,8 +90,8 @@ export function resultWhy(result, rules) {
         : `${seatName(k, { capital: true })} melded all ten cards: ${name(d)}'s deadwood ${dw[d]} plus the gin bonus ${rules?.gin_bonus ?? 25}. No lay-offs after gin.`;
     case "big_gin":
       return straight
-        ? `${seatName(result.winner, { capital: true })} melded all eleven cards; the opponent had ${dw[1 - result.winner]} deadwood.`
-        : `${seatName(result.winner, { capital: true })} melded all eleven cards: the opponent's deadwood ${dw[1 - result.winner]} plus the big gin bonus ${rules?.big_gin_bonus ?? 31}.`;
+        ? `${seatName(winner, { capital: true })} melded all eleven cards; the opponent had ${dw[1 - winner]} deadwood.`
+        : `${seatName(winner, { capital: true })} melded all eleven cards: the opponent's deadwood ${dw[1 - winner]} plus the big gin bonus ${rules?.big_gin_bonus ?? 31}.`;
     case "knock":
       return `${seatName(k, { capital: true })} knocked with ${dw[k]} deadwood; ${name(d)} had ${dw[d]} after laying off. The knocker scores the difference: ${result.points}.`;
     case "undercut":
@@ -95,22 +105,22 @@ export function resultWhy(result, rules) {
 
 
 export function renderShowdown() {
-  const dialog = document.getElementById("showdown");
-  const m = ui.msg.match;
+  const dialog = showdownDialog();
+  const m = held().match;
   const hand = (m.hands || []).find((h) => h.number === ui.showdownFor);
-  const body = dialog.querySelector("[data-showdown-body]");
-  const headline = dialog.querySelector("[data-showdown-headline]");
-  const why = dialog.querySelector("[data-showdown-why]");
-  const handsBox = dialog.querySelector("[data-showdown-hands]");
-  const scores = dialog.querySelector("[data-showdown-scores]");
-  const end = dialog.querySelector("[data-match-over]");
+  const body = find(dialog, "[data-showdown-body]");
+  const headline = find(dialog, "[data-showdown-headline]");
+  const why = find(dialog, "[data-showdown-why]");
+  const handsBox = find(dialog, "[data-showdown-hands]");
+  const scores = find(dialog, "[data-showdown-scores]");
+  const end = find(dialog, "[data-match-over]");
   const over = m.status === "finished";
   if (hand?.result) {
     headline.textContent = resultHeadline(hand.result);
     why.textContent = `Hand ${hand.number}. ${resultWhy(hand.result, m.rules)}`;
     renderResultHands(hand.result, handsBox, {
       order: isPlayer() ? [opp(), you()] : [1, 0],
-      name: (seat) => seatName(seat, { capital: true }),
+      name: (/** @type {number} */ seat) => seatName(seat, { capital: true }),
     });
   } else {
     headline.textContent = over ? (m.aborted ? "Match aborted" : "Match over") : "Hand over";
@@ -118,7 +128,7 @@ export function renderShowdown() {
     handsBox.replaceChildren();
   }
   scores.replaceChildren();
-  for (const seat of isPlayer() ? [you(), opp()] : [0, 1]) {
+  for (const seat of isPlayer() ? [me(), opp()] : [0, 1]) {
     const name = document.createElement("span");
     name.textContent = seatName(seat, { capital: true });
     const delta = document.createElement("span");
@@ -133,12 +143,12 @@ export function renderShowdown() {
   if (over) renderMatchOver(end);
   renderTournamentNext();
   renderShowdownVerification();
-  dialog.querySelector("[data-next-hand]").hidden = over;
+  find(dialog, "[data-next-hand]").hidden = over;
   // No rematch with a player whose account was suspended, nor in a tournament (whose
   // next pairing would find the player at the rematch's table).
-  dialog.querySelector("[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended" || Boolean(config.tournament);
+  find(dialog, "[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended" || Boolean(config.tournament);
   const offered = m.rematch?.offered_by;
-  const rematchBtn = dialog.querySelector("[data-rematch]");
+  const rematchBtn = /** @type {HTMLButtonElement} */ (find(dialog, "[data-rematch]"));
   if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
   else if (offered === you()) { rematchBtn.textContent = "Rematch offered…"; rematchBtn.disabled = true; }
   else if (offered !== null && offered !== undefined) { rematchBtn.textContent = "Accept rematch"; rematchBtn.disabled = false; }
@@ -150,6 +160,7 @@ export function renderShowdown() {
 const ABORTED_TEXT = "Aborted: it ended before each player had made two moves, so it is not rated and counts on no leaderboard.";
 
 /** A forfeit because a moderator suspended the loser's account (not a resignation). */
+/** @param {MatchTable} m */
 export function suspendedText(m) {
   const winner = m.winner ?? m.final?.winner;
   if (winner !== 0 && winner !== 1) return "Forfeit: an account was suspended by a moderator.";
@@ -158,27 +169,32 @@ export function suspendedText(m) {
   return `Forfeit: ${whose} account was suspended by a moderator.`;
 }
 
+/** @param {HTMLElement} box */
 export function renderMatchOver(box) {
-  const m = ui.msg.match;
+  const m = held().match;
+  /** @type {Partial<import("../wire.js").MatchScore>} */
   const f = m.final || {};
-  const title = box.querySelector("h3");
+  const title = find(box, "h3");
   const winner = m.winner ?? f.winner;
   if (winner === null || winner === undefined) title.textContent = "Match over";
   else if (isPlayer() && winner === you()) title.textContent = "🏆 You win the match!";
   else title.textContent = `${seatName(winner, { capital: true })} wins the match`;
-  const reason = box.querySelector("[data-end-reason]");
-  reason.textContent = {
+  const reason = find(box, "[data-end-reason]");
+  /** @type {Record<string, string>} */
+  const reasons = {
     target: `First to ${plural(m.rules?.target_score ?? 0, "point")}.`,
     resign: "Ended by resignation.",
     abandon: "Ended by abandonment.",
     suspended: suspendedText(m),
-  }[m.end_reason] || "";
+  };
+  reason.textContent = reasons[String(m.end_reason)] || "";
   if (m.aborted) reason.textContent += ` ${ABORTED_TEXT}`;
-  const table = box.querySelector("tbody");
+  const table = find(box, "tbody");
   table.replaceChildren();
-  const seats = isPlayer() ? [you(), opp()] : [0, 1];
-  box.querySelector("[data-col-a]").textContent = seatName(seats[0], { capital: true });
-  box.querySelector("[data-col-b]").textContent = seatName(seats[1], { capital: true });
+  const seats = isPlayer() ? [me(), opp()] : [0, 1];
+  find(box, "[data-col-a]").textContent = seatName(seats[0], { capital: true });
+  find(box, "[data-col-b]").textContent = seatName(seats[1], { capital: true });
+  /** @type {[string, (s: number) => number | undefined][]} */
   const rows = [
     ["Hand points", (s) => f.hand_points?.[s]],
     ["Game bonus", (s) => f.bonuses?.[s]?.game],
@@ -198,11 +214,12 @@ export function renderMatchOver(box) {
     }
     table.append(tr);
   }
-  const tfoot = box.querySelector("tfoot tr");
+  const tfoot = find(box, "tfoot tr");
   tfoot.children[1].textContent = String(f.totals?.[seats[0]] ?? seatInfo(seats[0]).score ?? 0);
   tfoot.children[2].textContent = String(f.totals?.[seats[1]] ?? seatInfo(seats[1]).score ?? 0);
 }
 
+/** @param {import("./state.js").Verification | "pending" | undefined} outcome */
 export function verificationNode(outcome) {
   const wrap = document.createElement("div");
   const line = document.createElement("p");
@@ -233,12 +250,12 @@ export function verificationNode(outcome) {
 }
 
 export function renderShowdownVerification() {
-  const dialog = document.getElementById("showdown");
-  const box = dialog.querySelector("[data-showdown-fairness]");
+  const dialog = showdownDialog();
+  const box = find(dialog, "[data-showdown-fairness]");
   const hand = (ui.msg?.match.hands || []).find((h) => h.number === ui.showdownFor);
   if (!hand) { box.hidden = true; return; }
   box.hidden = false;
-  box.querySelector("[data-seed]").textContent = hand.seed || "";
-  box.querySelector("[data-commit]").textContent = hand.commitment || "";
-  box.querySelector("[data-verify]").replaceChildren(verificationNode(ui.verifications.get(hand.number)));
+  find(box, "[data-seed]").textContent = hand.seed || "";
+  find(box, "[data-commit]").textContent = hand.commitment || "";
+  find(box, "[data-verify]").replaceChildren(verificationNode(ui.verifications.get(hand.number)));
 }

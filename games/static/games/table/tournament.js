@@ -1,3 +1,4 @@
+// @ts-check
 // A tournament match's table, once the match is over: its player may be paired again
 // at any moment (an arena pairs at once, a Swiss when the round ends), so the table
 // opens the tournament's socket (docs/protocol.md, "Tournament socket"), says in the
@@ -9,6 +10,7 @@ import { goToMatch, tournamentSocket } from "/static/tournaments/match_ready.js"
 import { config, isPlayer, ui } from "./state.js";
 
 const tournament = config.tournament;  // null but for a player of a tournament match
+/** @type {{status: string | undefined, entrant: string, next: string | null}} */
 const live = { status: tournament?.status, entrant: "active", next: null };
 let following = false;
 
@@ -17,6 +19,7 @@ export function followTournament() {
   if (!tournament || following || !isPlayer() || ui.msg?.match.status !== "finished") return;
   following = true;
   tournamentSocket(tournament.wsPath, {
+    /** @param {import("../wire.js").TournamentSocketFrame} message */
     message(message) {
       if (message.type === "standings") {
         live.status = message.status;
@@ -33,8 +36,11 @@ export function followTournament() {
   });
 }
 
-/** What comes next, as words around the tournament's name (a link to its page). */
-function sentence() {
+/**
+ * What comes next, as words around the tournament's name (a link to its page).
+ * @param {import("./state.js").TournamentConfig} tournament
+ */
+function sentence(tournament) {
   const name = tournament.name;
   if (live.next) return ["Your next match in ", name, " is ready: taking you to the table…"];
   if (live.status === "finished") return ["", name, " is over: the final standings are on its page."];
@@ -49,11 +55,11 @@ function sentence() {
 
 /** The result dialog's line about the tournament (shown once the match is over). */
 export function renderTournamentNext() {
-  const line = document.querySelector("#showdown [data-tournament-next]");
+  const line = /** @type {HTMLElement} */ (document.querySelector("#showdown [data-tournament-next]"));
   const over = ui.msg?.match.status === "finished";
   line.hidden = !tournament || !over || !isPlayer();
-  if (line.hidden) return;
-  const [before, name, after] = sentence();
+  if (!tournament || line.hidden) return;
+  const [before, name, after] = sentence(tournament);
   const link = document.createElement("a");
   link.href = tournament.url;
   link.textContent = name;
