@@ -13,17 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
 import time
 from collections.abc import Callable
 from typing import Any
-
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
-from channels.layers import get_channel_layer
 
 from games import broadcast, presence_renewer, selectors, services, wire
 from games.chat.sockets import ChatSocketMixin
@@ -32,6 +26,7 @@ from games.errors import StaleVersionError
 from games.models import Match
 from ginsite.errors import AppError, error_frame
 from ginsite.overload import Overloaded, is_overload
+from ginsite.socket_dispatch import QueuedDispatchConsumer
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +35,7 @@ CLOSE_NOT_FOUND = 4404
 CATCH_UP_GRACE_SECONDS = 1.0
 
 
-class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
+class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
     """One socket of one match page: a seated player's or a spectator's."""
 
     # Token bucket per socket: bursts of rate_burst frames, rate_per_second sustained
@@ -58,44 +53,9 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
     presence_renewal: asyncio.Future | None = None
     catching_up: asyncio.Future | None = None
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Channels' ``AsyncConsumer.__call__``, dispatching each message, from the
-        browser or from the channel layer, one at a time in the order they arrive, as
-        Channels does; but each source is read by one long-lived task into one queue,
-        where Channels' ``await_many_dispatch`` starts a new task and an
-        ``asyncio.wait`` for every message (two a move on every socket)."""
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        self.base_send = send
-        inbox: asyncio.Queue[tuple[Any, BaseException | None]] = asyncio.Queue()
-
-        async def read(source: Callable[[], Any]) -> None:
-            try:
-                while True:
-                    inbox.put_nowait((await source(), None))
-            except Exception as error:  # a failed channel-layer read ends the socket
-                inbox.put_nowait((None, error))
-
-        readers = [asyncio.create_task(read(source)) for source in sources]
-        try:
-            while True:
-                message, error = await inbox.get()
-                if error is not None:
-                    raise error
-                await self.dispatch(message)
-        except StopConsumer:
-            pass
-        finally:
-            for reader in readers:
-                reader.cancel()
-            await asyncio.gather(*readers, return_exceptions=True)
-            # However the consumer ends, its socket no longer renews its presence.
-            self._leave_renewal()
+    def ended(self) -> None:
+        # However the consumer ends, its socket no longer renews its presence.
+        self._leave_renewal()
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
@@ -188,16 +148,6 @@ class MatchConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if self.presence_renewal is not None:
             with contextlib.suppress(Exception):
                 await self.presence_renewal
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Hand ``message`` to its handler. Channels' own dispatch first runs Django's
-        connection clean-up on its one sync thread, a thread hop for every frame and
-        every relayed move; this consumer's database work runs in ``db`` threads,
-        which clean up their own connections."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
     # --- client -> server -------------------------------------------------------------
 

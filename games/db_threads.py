@@ -15,7 +15,13 @@ caller's context variables to the thread and back, which cost more CPU than a mo
 own queries. As around a Django request, the thread's connection is closed before and
 after each call if it is broken or past its age (the site has one database); with the
 pool its age is 0, and closing it puts it back in the pool (its prepared statements,
-games/services/store.py, stay with it).
+ginsite/raw_sql.py, stay with it).
+
+The one module of the site that calls the connection's undocumented
+``close_if_unusable_or_obsolete`` (what Django's ``close_old_connections`` calls on
+each connection) and reads its ``in_atomic_block`` (is a transaction open);
+tests/test_internals.py fails on an upgrade that removes them (Django is pinned
+exactly in pyproject.toml).
 """
 
 from __future__ import annotations

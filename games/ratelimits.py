@@ -16,11 +16,12 @@ import time
 from collections.abc import Callable
 from functools import wraps
 
-from allauth.core.internal.httpkit import get_client_ip
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+from ginsite.client_ip import client_address
 
 View = Callable[..., HttpResponse]
 
@@ -63,7 +64,7 @@ def limit_match_creation(*, page: View, may_create_guest: bool = False) -> Calla
         @wraps(view)
         def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if request.method == "POST":
-                address = get_client_ip(request) or "unknown"
+                address = client_address(request)
                 checks = [("match-ip", address, settings.MATCH_CREATE_IP_LIMIT)]
                 if request.user.is_authenticated:
                     checks.append(
@@ -90,7 +91,7 @@ def limit_guest_creation(*, page: View) -> Callable[[View], View]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if request.method == "POST" and not request.user.is_authenticated:
-                address = get_client_ip(request) or "unknown"
+                address = client_address(request)
                 wait = hit("guest-ip", address, settings.GUEST_CREATE_IP_LIMIT)
                 if wait:
                     return _refused(request, page, "guest accounts", wait)

@@ -7,6 +7,11 @@ The stock scheduler asks the database whether the schedule changed at every beat
 tick. The clock check runs every second, so beat woke each second for that one query:
 most of beat's CPU, and a query a second on the database, for edits that happen a few
 times a year. An edit in the admin now reaches beat within ten seconds.
+
+``schedule_changed`` is not a documented hook of django-celery-beat: it is the method
+its ``schedule`` property asks at every tick; tests/test_internals.py fails on an
+upgrade where that is no longer so (django-celery-beat is pinned exactly in
+pyproject.toml).
 """
 
 from __future__ import annotations

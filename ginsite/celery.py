@@ -6,6 +6,11 @@ opened a new PostgreSQL backend. ``CELERY_DB_REUSE_MAX`` (settings) turns that o
 the worker closes a connection around a task the way Django does around a request:
 when it is broken or older than ``CONN_MAX_AGE``. The worker's and beat's connections
 are named in ``pg_stat_activity`` (``gin-worker``, ``gin-beat``).
+
+``CELERY_DB_REUSE_MAX`` is an undocumented setting of Celery's Django fix-up
+(``celery.fixups.django.DjangoWorkerFixup.db_reuse_max``: it closes the connection
+only every that many tasks); tests/test_internals.py fails on an upgrade where the
+fix-up no longer reads it (Celery is pinned exactly in pyproject.toml).
 """
 
 import os

@@ -181,7 +181,16 @@ class PubSubPublisher:
     round trip, over a synchronous client's pooled connection: no hop to an event
     loop and back, no task per group. Each batch's events reach each group in order.
     tests/reliability/test_channel_layer.py checks that what it sends reaches the
-    layer's group members."""
+    layer's group members.
+
+    The one place of the site that relies on internals of channels-redis and redis-py
+    (tests/test_internals.py fails on an upgrade that changes them; both are pinned
+    exactly in pyproject.toml): the layer's group channel name
+    (``RedisPubSubLoopLayer._get_group_channel_name``, written out here), its choice of
+    shard (``channels_redis.utils._consistent_hash``) and its hosts
+    (``channels_redis.utils.decode_hosts``), and redis-py's connection-level calls
+    (``ConnectionPool.get_connection``, ``release``; ``Connection.pack_commands``,
+    ``send_packed_command``, ``read_response``, ``disconnect``)."""
 
     def __init__(self, config: dict[str, Any]) -> None:
         from channels_redis.utils import decode_hosts
@@ -201,16 +210,26 @@ class PubSubPublisher:
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Not needed: any thread publishes."""
 
+    def group_channel(self, group: str) -> str:
+        """The Redis channel of ``group``, named as the layer names it."""
+        return f"{self.prefix}__group__{group}"
+
+    @staticmethod
+    def shard_of(channel: str, shards: int) -> int:
+        """The index of the host that carries ``channel``, as the layer picks it."""
+        from channels_redis.utils import _consistent_hash
+
+        return int(_consistent_hash(channel, shards))
+
     def send(self, sends: Sends) -> None:
         from channels.layers import get_channel_layer
-        from channels_redis.utils import _consistent_hash
 
         layer = get_channel_layer()
         clients = self._redis_clients()
         by_shard: dict[int, list[tuple[str, str, bytes]]] = {}
         for group, event in sends:
-            channel = f"{self.prefix}__group__{group}"
-            shard = _consistent_hash(channel, len(clients))
+            channel = self.group_channel(group)
+            shard = self.shard_of(channel, len(clients))
             by_shard.setdefault(shard, []).append(("PUBLISH", channel, layer.serialize(event)))
         for shard, commands in by_shard.items():
             _send_together(clients[shard].connection_pool, commands)

@@ -161,7 +161,7 @@ TEMPLATES = [
 # --- Database -----------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # On PostgreSQL the statements of a move are prepared on each connection at first use
-# (games/services/store.py, with SQL PREPARE; Django's own queries are bound on the
+# (ginsite/raw_sql.py, with SQL PREPARE; Django's own queries are bound on the
 # client and never prepared); 0 behind a pooler in transaction mode (docs/operations.md).
 DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", True)
 if DATABASE_URL:

@@ -7,6 +7,11 @@ users'): a visible part of the move's CPU in the service (docs/benchmarks-log.md
 ``datetime.fromisoformat``, written in C, and hands anything that parser refuses
 (``infinity``, dates before Christ) to Django's. It is registered on each new
 connection (ginsite/apps.py).
+
+The one module of the site that uses Django's internal
+``django.db.backends.postgresql.psycopg_any.BaseTzLoader`` (the loader Django registers,
+which this one extends: its ``timezone`` and its ``load``); tests/test_internals.py
+fails on an upgrade that removes it (Django is pinned exactly in pyproject.toml).
 """
 
 from __future__ import annotations

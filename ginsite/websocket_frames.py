@@ -14,6 +14,14 @@ when the ASGI application loads (ginsite/asgi.py calls ``install``).
 Both showed in a profile of an ASGI process under load (py-spy; the figures are in
 docs/benchmarks-log.md, "daphne's per-frame costs"). The frames on the wire are the
 same; nothing else of autobahn changes.
+
+The one module of the site that patches autobahn: the module globals
+``autobahn.websocket.protocol.create_xor_masker`` (the factory its protocol calls for
+each frame; ``XorMasker`` keeps the interface of autobahn's maskers: ``process``,
+``pointer``, ``reset``) and ``hltype``/``hlval`` in ``autobahn.websocket.protocol`` and
+``autobahn.twisted.websocket``. tests/test_internals.py fails on an upgrade where
+autobahn no longer calls them by those names (autobahn is pinned exactly in
+pyproject.toml).
 """
 
 from __future__ import annotations

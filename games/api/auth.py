@@ -19,7 +19,6 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from allauth.core.internal.httpkit import get_client_ip
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -27,6 +26,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games.db_threads import released
 from games.ratelimits import hit
+from ginsite.client_ip import client_address
 from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest
 
@@ -66,7 +66,7 @@ def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> 
     if request.api_token is not None:
         wait = hit("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT)
     else:
-        wait = hit("api-ip", get_client_ip(request) or "unknown", settings.API_ANON_RATE_LIMIT)
+        wait = hit("api-ip", client_address(request), settings.API_ANON_RATE_LIMIT)
     if wait:
         return refusal("rate_limited", f"Too many requests: wait {wait} s.", Retry_After=str(wait))
     if request.method not in methods:

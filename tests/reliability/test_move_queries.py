@@ -116,7 +116,7 @@ def test_a_moves_statements_are_prepared_once_and_run_again(
     django_capture_on_commit_callbacks
 ):
     """PostgreSQL parses and plans the lock and the write of a move once per
-    connection (games/services/store.py), not once per move."""
+    connection (games/services/store.py, ginsite/raw_sql.py), not once per move."""
     match, users = _invite_match()
     before = _executions_of_prepared_statements()
     version = Match.objects.get(pk=match.pk).version
@@ -153,12 +153,13 @@ def test_a_statement_refused_in_the_locks_round_trip_raises_djangos_error_and_ch
     from django.db import ProgrammingError
 
     from games.services import store
+    from ginsite import raw_sql
 
     match, _ = _invite_match()
     version = Match.objects.get(pk=match.pk).version
     with pytest.raises(ProgrammingError), transaction.atomic():
         Match.objects.filter(pk=match.pk).update(version=version + 100)
-        store._fetch_together(("SELECT 1", []), ("SELECT * FROM no_such_table", []))
+        raw_sql.fetch_together(("SELECT 1", []), ("SELECT * FROM no_such_table", []))
     assert Match.objects.get(pk=match.pk).version == version
     assert store.lock_match(match.pk).match.version == version
 
@@ -193,17 +194,17 @@ def test_a_move_waits_on_postgresql_twice_and_is_committed():
     with COMMIT (games/services/store.py), and one more for each of its statements
     prepared there for the first time on the connection; what it wrote is there for
     everyone."""
-    from games.services import store
+    from ginsite import raw_sql
 
     match, users = _invite_match()
     newly_prepared = []
     for _ in range(8):
         action, user = _next_action(match, users)
         version = match.version
-        prepared_before = set(store._prepared_on.get(connection.connection, ()))
+        prepared_before = set(raw_sql._prepared_on.get(connection.connection, ()))
         trips = _round_trips(lambda: services.move_submit(
             match=match, user=user, action=action, expected_version=version))  # noqa: B023
-        newly_prepared.append(len(store._prepared_on[connection.connection] - prepared_before))
+        newly_prepared.append(len(raw_sql._prepared_on[connection.connection] - prepared_before))
         assert trips == 2 + newly_prepared[-1]
         assert Match.objects.get(pk=match.pk).version == version + 1
         assert Move.objects.filter(match=match, seq=version + 1).exists()
@@ -238,7 +239,7 @@ def test_a_write_refused_with_its_commit_changes_nothing_and_the_next_move_goes_
 
 
 def test_the_rows_read_under_the_lock_are_the_models_the_orm_reads():
-    """The lock builds its models from the rows itself (games/services/store.py): each has
+    """The lock builds its models from the rows itself (ginsite/raw_sql.py): each has
     every field the ORM gives it, and saves as one read by the ORM does."""
     from games.services import store
 

@@ -1,6 +1,12 @@
 """``manage.py runserver``: daphne's development server (HTTP and WebSockets), which
 also says where the site is: the address and port it was started on, and the admin
-account that ``setup_dev`` created."""
+account that ``setup_dev`` created.
+
+It extends daphne's command where Django's runserver has no documented hook: daphne's
+``inner_run`` (which starts the server), and the attributes Django's ``handle`` sets
+before it (``addr``, ``port``, ``_raw_ipv6``) with the class's ``protocol``;
+tests/test_internals.py fails on an upgrade that removes them (Django and daphne are
+pinned exactly in pyproject.toml)."""
 
 from __future__ import annotations
 
