@@ -56,6 +56,7 @@ class AccountError(AppError):
     """A refused account or moderation request, with a sentence for people; nothing
     changed."""
 
+    status = 400
     code = "account_refused"
 
 

@@ -7,7 +7,8 @@ waits longer than ``DATABASE_POOL_TIMEOUT`` fails with the pool's timeout, and o
 whose process runs without a pool may find PostgreSQL itself full ("sorry, too many
 clients already"). Both are overload, not a fault of the site: the visitor gets the
 site's 503 page (a JSON route its ``{"error": ...}`` body, code ``overloaded``) with
-``Retry-After``, and changes nothing. Every other error is Django's own 500 page.
+``Retry-After``, and changes nothing. Every other error is the 500 page (a JSON route
+the one body, code ``server_error``).
 
 The pages are rendered without the request, as Django's 500 page is: their base
 template asks nothing of the database, which is what is missing.
@@ -25,15 +26,10 @@ from django.views.decorators.csrf import requires_csrf_token
 from django.views.defaults import server_error as django_server_error
 from psycopg_pool import PoolTimeout
 
-from ginsite.errors import AppError, error_response
+from ginsite.errors import AppError, Overloaded, error_response, wants_json
 
 #: Seconds a client is asked to wait before it tries again.
 RETRY_AFTER_SECONDS = 5
-
-
-class Overloaded(AppError):
-    code = "overloaded"
-    default_message = "The site is busy right now: try again in a few seconds."
 
 
 def is_overload(error: BaseException | None) -> bool:
@@ -49,12 +45,6 @@ def is_overload(error: BaseException | None) -> bool:
         error = error.__cause__ or error.__context__
         seen += 1
     return False
-
-
-def wants_json(request: HttpRequest) -> bool:
-    return request.path.startswith("/api/") or "application/json" in request.headers.get(
-        "Accept", ""
-    )
 
 
 def overloaded_response(request: HttpRequest) -> HttpResponse:
@@ -73,5 +63,8 @@ def server_error(request: HttpRequest) -> HttpResponse:
     """``handler500``: called by Django while it handles the uncaught exception."""
     if is_overload(sys.exc_info()[1]):
         return overloaded_response(request)
+    if wants_json(request):
+        failed: HttpResponse = error_response(AppError())
+        return failed
     response: HttpResponseServerError = django_server_error(request)
     return response

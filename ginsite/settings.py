@@ -98,6 +98,9 @@ ALLOWED_HOSTS = [
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
+# A POST without the page's CSRF token: the one JSON refusal on a JSON route (403
+# csrf_failed), Django's page otherwise.
+CSRF_FAILURE_VIEW = "ginsite.errors.csrf_failure"
 
 INSTALLED_APPS = [
     # Before daphne: its runserver (ginsite/management/commands/runserver.py) wraps daphne's.
@@ -136,6 +139,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "ginsite.logs.RequestLogMiddleware",
+    # Any refusal (an AppError) a view raises: its one reply (ginsite/errors.py).
+    "ginsite.errors.RefusalMiddleware",
 ]
 
 ROOT_URLCONF = "ginsite.urls"

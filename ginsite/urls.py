@@ -20,6 +20,11 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
-# Overload (the database's connections all in use) answers 503 with Retry-After; any
-# other uncaught error is Django's 500 page.
+# Django's own refusals answer a JSON route with ginsite/errors.py's one body and an
+# HTML route with the site's page. Overload (the database's connections all in use)
+# answers 503 with Retry-After; any other uncaught error is the 500 page (JSON route:
+# the one body, code server_error).
+handler400 = "ginsite.errors.bad_request"
+handler403 = "ginsite.errors.permission_denied"
+handler404 = "ginsite.errors.page_not_found"
 handler500 = "ginsite.overload.server_error"

@@ -32,6 +32,7 @@ FINALISE_GRACE = timedelta(minutes=2)
 class BoardError(AppError):
     """A board cannot be computed as asked (future period, final board)."""
 
+    status = 400
     code = "board_refused"
 
 

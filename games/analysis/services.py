@@ -51,6 +51,7 @@ HINT_LEVEL = "expert"
 
 
 class HintNotAllowedError(ServiceError):
+    status = 403
     code = "hint_not_allowed"
     default_message = "Hints are only available in unrated matches against the computer."
 

@@ -61,10 +61,13 @@ LEVELS: tuple[str, ...] = Level.__args__  # type: ignore[attr-defined]
 
 
 class BodyError(AppError):
-    """A request whose body (or query) does not fit its model: nothing was done."""
+    """A request whose body (or query) does not fit its model: nothing was done.
+    ``BodyError(code, message)``; 400."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code=code)
+    code_arg = 0
+    status = 400
+    codes = ("bad_message", "bad_request", "invalid_settings")
+    default_message = "The body does not fit this request."
 
 
 # --- requests ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Writes of the bot API: upgrading to a BOT account, challenges (create, accept,
 decline, cancel) and the computer challenge. Each raises ``ApiError`` (a code of
-docs/bot-api.md and a sentence), or ``BodyError`` for a body its model refuses
-(games/api/schemas.py), and changes nothing when it refuses."""
+docs/bot-api.md and a sentence), ``BodyError`` for a body its model refuses
+(games/api/schemas.py), or the games app's refusal of the match it would start, and
+changes nothing when it refuses."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from games import errors as game_errors
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.models import Match, Seat
@@ -28,10 +28,33 @@ MAX_OPEN_CHALLENGES = 20  # waiting challenges one account may have sent
 
 
 class ApiError(AppError):
-    """A refused bot-API request (its status from ginsite/errors.py's table)."""
+    """A refused bot-API request: ``ApiError(code, message)``, an instance of the class
+    of this family that declares ``code`` (ginsite/errors.py), with its status."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code=code)
+    code_arg = 0
+    status = 400
+    codes = ("challenge_self", "invalid_settings")
+    default_message = "The bot API cannot do that."
+
+
+class ApiForbidden(ApiError):
+    status = 403
+    codes = ("not_allowed", "guest_not_allowed", "blocked", "not_a_bot")
+
+
+class ApiNotFound(ApiError):
+    status = 404
+    codes = ("not_found", "no_such_player")
+
+
+class ApiConflict(ApiError):
+    status = 409
+    codes = ("challenge_closed", "already_bot", "has_rated_matches")
+
+
+class ApiTooMany(ApiError):
+    status = 429
+    codes = ("too_many_challenges",)
 
 
 def _require_player(user: User) -> None:
@@ -169,9 +192,5 @@ def computer_challenge(*, user: User, body: dict[str, Any]) -> Match:
     schemas.py ``ComputerChallenge``: 400 ``invalid_settings``)."""
     wanted = schemas.parse(schemas.ComputerChallenge, body)
     rules = _rules(wanted.variant, wanted.target)
-    try:
-        return match_create_computer(
-            user=user, level=wanted.level, variant=wanted.variant, rules=rules
-        )
-    except game_errors.ServiceError as error:
-        raise ApiError(error.code, error.message) from error
+    # A refusal of the games app (games/errors.py) is answered as it is.
+    return match_create_computer(user=user, level=wanted.level, variant=wanted.variant, rules=rules)

@@ -31,10 +31,23 @@ LAST_USED_PRECISION = timedelta(seconds=60)
 
 
 class TokenError(AppError):
-    """A refused token request: ``code`` for programs, ``message`` for people."""
+    """A refused token request: ``TokenError(code, message)``, an instance of the class
+    of this family that declares ``code`` (ginsite/errors.py), with its status."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code=code)
+    code_arg = 0
+    status = 400
+    codes = ("too_many_tokens",)
+    default_message = "That token request cannot be done."
+
+
+class TokenForbidden(TokenError):
+    status = 403
+    codes = ("not_allowed",)
+
+
+class TokenNotFound(TokenError):
+    status = 404
+    codes = ("not_found",)
 
 
 def token_hash(raw: str) -> str:

@@ -28,10 +28,33 @@ from .selectors import (
 
 
 class ChatError(AppError):
-    """A refused chat request: ``code`` for programs, ``message`` for people."""
+    """A refused chat request: ``ChatError(code, message)``, an instance of the class
+    of this family that declares ``code`` (ginsite/errors.py), with its status: 400 a
+    message or report that cannot be taken, 403 someone who may not chat there, 404
+    nothing by that name, 429 too fast."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code=code)
+    code_arg = 0
+    status = 400
+    codes = (
+        "bad_message", "bad_json", "chat_empty", "chat_too_long", "bad_reason",
+        "comment_too_long", "own_message", "already_reported", "block_self",
+    )
+    default_message = "That chat request cannot be done."
+
+
+class ChatForbidden(ChatError):
+    status = 403
+    codes = ("chat_not_allowed", "not_a_player", "muted")
+
+
+class ChatNotFound(ChatError):
+    status = 404
+    codes = ("no_such_message", "no_such_player")
+
+
+class ChatTooFast(ChatError):
+    status = 429
+    codes = ("rate_limited",)
 
 
 def mute_message(*, until: object, reason: str) -> str:

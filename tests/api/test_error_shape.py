@@ -1,7 +1,7 @@
 """One error shape everywhere: every JSON refusal of the site, on the bot API and on
 the site's own JSON routes (the analysis, the hint, the offline upload, the chat
 panel), is ``{"error": {"code", "message"}}`` with the status of ginsite/errors.py's
-``HTTP_STATUS`` table; and a JSON body must say it is JSON (``415``)."""
+error classes (``status_of``); and a JSON body must say it is JSON (``415``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from games.analysis.models import Hint
 from games.api.models import Challenge
 from games.engine import RuleSet
 from games.models import Match, Move
-from ginsite.errors import HTTP_STATUS
+from ginsite.errors import status_of
 from tests.api.world import build_api_world
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def assert_refusal(response: Any, code: str) -> None:
     assert set(body["error"]) == {"code", "message"}, body
     assert body["error"]["code"] == code, body
     assert isinstance(body["error"]["message"], str) and body["error"]["message"], body
-    assert response.status_code == HTTP_STATUS.get(code, 400), (response.status_code, body)
+    assert response.status_code == status_of(code), (response.status_code, body)
 
 
 def test_every_json_refusal_has_the_one_shape_and_the_tables_status() -> None:
@@ -105,7 +105,7 @@ def test_every_json_refusal_has_the_one_shape_and_the_tables_status() -> None:
 
 
 def test_a_json_body_sent_as_another_type_is_refused_with_415_and_changes_nothing() -> None:
-    assert HTTP_STATUS["unsupported_media_type"] == 415
+    assert status_of("unsupported_media_type") == 415
     world = build_api_world()
     dave = world.users["person"]
     player = world.tokens["player"]
