@@ -79,7 +79,9 @@ class PolicyWatch:
         response = self.page.goto(self.base + path)
         assert response is not None, path
         policy = response.header_value("content-security-policy") or ""
-        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, (path, policy)
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, (
+            path, response.status, policy
+        )
 
     def enter(self, label: str) -> None:
         """What follows happens on the page already open (a move, a chat line...)."""
