@@ -121,7 +121,7 @@ class BadRequest(AppError):
     """The request itself is malformed (its body, its query)."""
 
     status = 400
-    codes = ("bad_request", "bad_json", "bad_message", "malformed_request")
+    codes = ("bad_request", "bad_json", "bad_message", "malformed_request", "unknown_type")
     default_message = "That request is not well formed."
 
 
@@ -167,7 +167,7 @@ class MethodNotAllowed(AppError):
 
 class BodyTooLarge(AppError):
     status = 413
-    codes = ("body_too_large",)
+    codes = ("body_too_large", "frame_too_large")
     default_message = "The request's body is too large."
 
 
