@@ -11,8 +11,10 @@ against them.
 The engine stays pure (standard library only): it builds and checks its own dicts,
 and these models, at the edge, describe them. Server frames are still built as
 dicts (games/messages.py, games/chat/sockets.py, games/tournaments/): their bytes do
-not change; the match socket parses the client frames it reads through these models
-(games/consumers.py).
+not change; the match socket reads its action and resign frames through these models
+(games/consumers.py: the form first, the action itself after the turn and version, as
+docs/protocol.md orders the checks; a chat line's text is checked by the chat service,
+after who may write).
 
 Server models forbid unknown fields, so a schema lists every field a frame may
 carry (nothing else, hidden or not, can slip in unnoticed); a field marked
