@@ -5,10 +5,11 @@ Each view of the API says what it is with ``documented`` (its summary, body, ans
 stream lines, and the refusals of its own); the rest comes from where it already is:
 its route and path parameters from the URL configuration, its methods and token from
 ``api_endpoint`` (games/api/auth.py), every schema from the models of
-games/api/schemas.py and games/wire.py, each refusal's status from its code
-(ginsite/errors.py), and the export document's schema from docs/export.schema.json.
-Refusals every API route may answer are added here: a token's (401), the method (405),
-the rate limit (429), a busy database (503), and a body's (400, 413, 415).
+games/api/schemas.py and games/wire.py, each refusal's status from the error class
+that declares its code (ginsite/errors.py ``status_of``), and the export document's
+schema from docs/export.schema.json. Refusals every API route may answer are added
+here: a token's (401), the method (405), the rate limit (429), a busy database (503),
+and a body's (400, 413, 415).
 tests/api/test_openapi.py runs schemathesis against the live server with this document.
 """
 
@@ -26,7 +27,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from ginsite.errors import AppError
+from ginsite.errors import status_of
 
 from . import schemas
 
@@ -133,11 +134,6 @@ API_REFUSALS = ("method_not_allowed", "rate_limited")  # every route of api_endp
 BODY_REFUSALS = ("unsupported_media_type", "body_too_large", "bad_json", "bad_message")
 EVERYWHERE = ("overloaded",)  # ginsite/overload.py: the database is out of connections
 WITH_RETRY_AFTER = {"rate_limited", "overloaded"}
-
-
-def status_of(code: str) -> int:
-    """The HTTP status that answers a refusal of ``code`` (ginsite/errors.py)."""
-    return AppError(code=code).status
 
 
 def refusals(route: Route) -> dict[int, list[str]]:
