@@ -1,7 +1,8 @@
 """Plain SQL beneath the ORM, for the statements on the path of every move
 (games/services/store.py builds them): several statements in one round trip, each
 prepared once per connection, and the model instances of their rows built as the ORM
-builds them, for a fraction of its CPU. docs/benchmarks.md has the figures.
+builds them, for less CPU (docs/benchmarks-log.md has the figures: "Prepared
+statements", "One query a round trip").
 
 The one module of the site that reaches into the database driver's and Django's
 internals (tests/test_internals.py fails on an upgrade that removes one; the versions
@@ -21,7 +22,7 @@ are pinned exactly in pyproject.toml):
   ``connection.ops.get_db_converters`` and the column's ``get_db_converters`` (the
   converters the ORM applies to a row's values), and ``ModelState``, set as
   ``Model.from_db`` sets ``_state`` (an instance built without ``Model.__init__``,
-  a third of the cost; ``tests/test_internals.py`` checks that the instances equal
+  which costs less; ``tests/test_internals.py`` checks that the instances equal
   ``from_db``'s).
 
 SQLite (the embedded mode) runs the same statements one after the other, through
