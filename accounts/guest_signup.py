@@ -1,5 +1,7 @@
 """Guests keep their history by signing up: the guest's own User row (and with it every
-match it played) becomes the registered account, instead of a new, empty one."""
+match it played) becomes the registered account, instead of a new, empty one. The
+site's allauth adapter also tells a suspended player why, and keeps allauth's pages
+pages (no AJAX JSON bodies)."""
 
 from typing import Any
 
@@ -33,6 +35,12 @@ class AccountAdapter(DefaultAccountAdapter):
         bare "This account is inactive"."""
         ban = active_ban(user=user)
         return render(request, "account/account_inactive.html", {"ban": ban}, status=403)
+
+    def is_ajax(self, request: HttpRequest) -> bool:
+        """Never: the account pages answer as pages, even a request that sends or asks
+        for JSON. allauth's AJAX mode (its own JSON bodies of a form) is not used by the
+        site, and would be a second refusal shape beside ginsite/errors.py's."""
+        return False
 
 
 class GuestAwareSignupView(SignupView):

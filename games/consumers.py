@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +25,7 @@ from games.errors import StaleVersionError
 from games.models import Match
 from ginsite.errors import AppError, error_frame
 from ginsite.overload import Overloaded, is_overload
+from ginsite.ratelimit import TokenBucket
 from ginsite.socket_dispatch import QueuedDispatchConsumer
 
 logger = logging.getLogger(__name__)
@@ -38,8 +38,9 @@ CATCH_UP_GRACE_SECONDS = 1.0
 class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
     """One socket of one match page: a seated player's or a spectator's."""
 
-    # Token bucket per socket: bursts of rate_burst frames, rate_per_second sustained
-    # (far above what a person clicks; a flood gets rate_limited errors).
+    # The socket's frames (ginsite/ratelimit.py TokenBucket): bursts of rate_burst,
+    # rate_per_second sustained (far above what a person clicks; a flood gets
+    # rate_limited errors).
     rate_burst = 30
     rate_per_second = 10.0
 
@@ -64,8 +65,7 @@ class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
         self.version = 0
         self.seat = None
         self.joined: list[str] = []
-        self.tokens = float(self.rate_burst)
-        self.refilled_at = time.monotonic()
+        self.frames = TokenBucket(self.rate_burst, self.rate_per_second)
         match = await db(selectors.match_get)(match_id=self.match_id)
         await self.accept()
         if match is None:
@@ -162,7 +162,7 @@ class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
             await self._send_error("server_error", "Something went wrong on the server.")
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        if not self._take_token():
+        if not self.frames.take():
             await self._send_error("rate_limited", "Too many messages; slow down.")
             return
         if text_data is None:
@@ -283,13 +283,3 @@ class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(message, separators=(",", ":")))
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        refill = (now - self.refilled_at) * self.rate_per_second
-        self.tokens = min(self.rate_burst, self.tokens + refill)
-        self.refilled_at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

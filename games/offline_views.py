@@ -29,7 +29,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.bots.ratings import level_label
-from ginsite.errors import AppError, error_response
+from games.errors import OfflineMatchRefusedError
+from ginsite.errors import Unauthorized, json_route
 from ginsite.http import require_json
 
 # Everything the offline table loads: the page's own links, and the modules its
@@ -124,6 +125,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@json_route
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: installable, opening on the offline table."""
     data = {
@@ -154,6 +156,7 @@ def manifest(request: HttpRequest) -> JsonResponse:
 @never_cache
 @ensure_csrf_cookie
 @require_GET
+@json_route
 def offline_account(request: HttpRequest) -> JsonResponse:
     """Who is signed in, for the (account-neutral) offline page; sets the CSRF cookie
     its upload needs."""
@@ -167,22 +170,21 @@ def offline_account(request: HttpRequest) -> JsonResponse:
 
 @never_cache
 @require_POST
+@json_route
 def offline_upload(request: HttpRequest) -> JsonResponse:
     """A finished offline match: 201 stored, 200 already stored, 400 refused (it does
-    not replay; nothing saved), 401 not signed in."""
+    not replay; nothing saved), 401 not signed in (ginsite/errors.py answers each
+    refusal)."""
+    if not request.user.is_authenticated:
+        raise Unauthorized("Sign in to save offline matches.", code="not_signed_in")
+    require_json(request)
+    if len(request.body) > MAX_UPLOAD_BYTES:
+        raise OfflineMatchRefusedError("This upload is too large.")
     try:
-        if not request.user.is_authenticated:
-            raise AppError("Sign in to save offline matches.", code="not_signed_in")
-        require_json(request)
-        if len(request.body) > MAX_UPLOAD_BYTES:
-            raise AppError("This upload is too large.", code="offline_match_refused")
-        try:
-            record = json.loads(request.body)
-        except (ValueError, UnicodeDecodeError):
-            raise AppError("The upload is not JSON.", code="offline_match_refused") from None
-        match, created = services.offline_match_import(user=request.user, record=record)
-    except AppError as error:
-        return error_response(error)
+        record = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        raise OfflineMatchRefusedError("The upload is not JSON.") from None
+    match, created = services.offline_match_import(user=request.user, record=record)
     return JsonResponse(
         {"match_id": match.pk, "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk})},
         status=201 if created else 200,

@@ -25,7 +25,8 @@ from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
 from games.tournaments import selectors as tournament_selectors
-from ginsite.http import SignedInRequest, required_user
+from ginsite.errors import json_route
+from ginsite.http import SignedInRequest, required_user, sign_in_required
 
 T = TypeVar("T")
 GUEST_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -208,7 +209,8 @@ def quick_cancel(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@login_required
+@sign_in_required
+@json_route
 def quick_status(request: HttpRequest) -> JsonResponse:
     """Polled by the lobby while waiting: idle, waiting, or matched (with its page)."""
     status = selectors.quickmatch_status(user=request.user)
@@ -395,6 +397,7 @@ def _unfinished_hand_sentence(match: Match) -> str:
 
 
 @require_GET
+@json_route
 def deal(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
     """The dealt cards of a finished hand, for the browser's deal verification."""
     _match, hand, steps = _replay_steps(request, match_id, number)

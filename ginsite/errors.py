@@ -271,9 +271,9 @@ def refusal_response(request: Any, error: AppError) -> Any:
 
 
 class RefusalMiddleware:
-    """Answers any ``AppError`` a view raises (``refusal_response``), and gives a
-    refusal Django built without a body (``require_http_methods``'s 405) the JSON
-    body on a JSON route."""
+    """Answers any ``AppError`` a view raises (``refusal_response``), and gives the
+    refusal Django builds without a body (``require_http_methods``'s 405) the same
+    reply: the JSON body on a JSON route, the error page otherwise."""
 
     sync_capable = True
     async_capable = True
@@ -305,9 +305,9 @@ class RefusalMiddleware:
     def _answer(request: Any, response: Any) -> Any:
         from django.http import HttpResponseNotAllowed
 
-        if isinstance(response, HttpResponseNotAllowed) and wants_json(request):
+        if isinstance(response, HttpResponseNotAllowed):
             methods = [m.strip() for m in response.get("Allow", "").split(",") if m.strip()]
-            return error_response(MethodNotAllowed(methods=methods))
+            return refusal_response(request, MethodNotAllowed(methods=methods))
         return response
 
 

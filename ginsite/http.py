@@ -1,17 +1,21 @@
 """The requests the views see, typed: a signed-in one (behind ``login_required``,
 staff pages) carries a ``User``; an API one (games/api/auth.py ``api_endpoint``) also
-its ``api_user`` and ``api_token``. And the one reading of a JSON request body
-(``json_object``, ``require_json``): every JSON route of the site and the API."""
+its ``api_user`` and ``api_token``. The sign-in a JSON route requires
+(``sign_in_required``). And the one reading of a JSON request body (``json_object``,
+``require_json``): every JSON route of the site and the API."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from ginsite.errors import AppError
+from ginsite.errors import BadRequest, BodyTooLarge, Unauthorized, UnsupportedMediaType, wants_json
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -40,6 +44,21 @@ def required_user(request: HttpRequest) -> User:
     return user
 
 
+def sign_in_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    """``login_required`` for a route that answers JSON: a JSON request (ginsite/errors.py
+    ``wants_json``) not signed in is refused 401 ``not_signed_in``; a page's request
+    goes to the sign-in page, as ``login_required`` sends it."""
+    page = login_required(view)
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if not request.user.is_authenticated and wants_json(request):
+            raise Unauthorized("Sign in first.", code="not_signed_in")
+        return page(request, *args, **kwargs)
+
+    return wrapped
+
+
 JSON_TYPE = "application/json"
 
 
@@ -48,10 +67,9 @@ def require_json(request: HttpRequest) -> None:
     route reads its body only with ``Content-Type: application/json`` (a charset may
     follow); an empty body needs no type."""
     if request.body and request.content_type != JSON_TYPE:
-        raise AppError(
+        raise UnsupportedMediaType(
             f"Send the body as JSON, with Content-Type: {JSON_TYPE} "
-            f"(this request said {request.content_type or 'nothing'}).",
-            code="unsupported_media_type",
+            f"(this request said {request.content_type or 'nothing'})."
         )
 
 
@@ -61,13 +79,13 @@ def json_object(request: HttpRequest, *, max_bytes: int) -> dict[str, Any]:
     ``bad_json``, ``bad_message`` (400)."""
     require_json(request)
     if len(request.body) > max_bytes:
-        raise AppError(f"Request bodies are limited to {max_bytes} bytes.", code="body_too_large")
+        raise BodyTooLarge(f"Request bodies are limited to {max_bytes} bytes.")
     if not request.body.strip():
         return {}
     try:
         body = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise AppError("The body is not valid JSON.", code="bad_json") from None
+        raise BadRequest("The body is not valid JSON.", code="bad_json") from None
     if not isinstance(body, dict):
-        raise AppError("The body must be a JSON object.", code="bad_message")
+        raise BadRequest("The body must be a JSON object.", code="bad_message")
     return body

@@ -1,9 +1,9 @@
 """HTTP endpoints of the analysis: the public JSON API of a match's analysis, one
 hand's review for the replay page and the result dialog, and the hint button.
 
-Thin: parse, call one selector or service, reply with JSON. Refusals are
-ginsite/errors.py's ``{"error": {"code", "message"}}`` with the protocol's codes
-(docs/protocol.md).
+Thin: parse, call one selector or service, reply with JSON. A refusal is raised
+(an ``AppError`` with the protocol's code, docs/protocol.md) and answered by
+ginsite/errors.py: ``{"error": {"code", "message"}}`` with its class's status.
 """
 
 from __future__ import annotations
@@ -16,18 +16,14 @@ from games import selectors as game_selectors
 from games.api import schemas
 from games.api.auth import api_endpoint
 from games.api.openapi import documented
-from ginsite.errors import AppError, error_response
+from games.errors import NoSuchMatchError, NotAPlayerError
+from ginsite.errors import BadRequest, MethodNotAllowed, json_route
 from ginsite.http import ApiRequest, json_object
 
 from . import selectors, services
 
 MAX_HINT_BODY_BYTES = 1024
-
-
-def _refusal(code: str, message: str) -> JsonResponse:
-    """A refusal of the view's own, its status from ginsite/errors.py's table."""
-    response: JsonResponse = error_response(AppError(message, code=code))
-    return response
+HINT_BODY = 'Send {"version": <number>} or nothing.'
 
 
 @api_endpoint("GET", token="optional")
@@ -40,16 +36,15 @@ def match_analysis(request: ApiRequest, match_id: int) -> HttpResponse:
     CSRF): for the match's players while it runs, for anyone once it is finished."""
     match = game_selectors.match_get(match_id=match_id)
     if match is None:
-        return _refusal("no_such_match", "This match does not exist.")
+        raise NoSuchMatchError()
     user = request.api_user or request.user
     if not selectors.can_read(match=match, user=user):
-        return _refusal(
-            "not_a_player", "Only the players can read the analysis of a match in progress."
-        )
+        raise NotAPlayerError("Only the players can read the analysis of a match in progress.")
     return JsonResponse(selectors.match_analysis(match=match))
 
 
 @require_GET
+@json_route
 def hand_review(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
     """One finished hand's analysis for the replay page and the result dialog."""
     match = game_selectors.match_get(match_id=match_id)
@@ -61,31 +56,25 @@ def hand_review(request: HttpRequest, match_id: int, number: int) -> HttpRespons
     return JsonResponse(selectors.hand_review(hand=hand))
 
 
+@json_route
 async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
     """``POST /match/{id}/hint`` (optional JSON body ``{"version": n}``): the
     expert's suggestion for the caller's position, in unrated matches against
     the computer only."""
     if request.method != "POST":
-        response = _refusal("method_not_allowed", "Ask for a hint with POST.")
-        response["Allow"] = "POST"
-        return response
+        raise MethodNotAllowed("Ask for a hint with POST.", methods=("POST",))
     user = await request.auser()
     if not user.is_authenticated:
-        return _refusal("not_a_player", "Sign in to ask for a hint.")
+        raise NotAPlayerError("Sign in to ask for a hint.")
     try:
         raw = json_object(request, max_bytes=MAX_HINT_BODY_BYTES).get("version")
-    except AppError as error:
-        if error.code in ("bad_json", "bad_message"):
-            return _refusal("malformed_request", 'Send {"version": <number>} or nothing.')
-        return error_response(error)
+    except BadRequest:  # bad_json, bad_message: this route says what it takes
+        raise BadRequest(HINT_BODY, code="malformed_request") from None
     try:
         version = None if raw is None else int(raw)
     except (ValueError, TypeError):
-        return _refusal("malformed_request", 'Send {"version": <number>} or nothing.')
-    try:
-        reply = await sync_to_async(services.hint_request_on_thread, thread_sensitive=False)(
-            match_id=match_id, user=user, version=version
-        )
-    except AppError as error:
-        return error_response(error)
+        raise BadRequest(HINT_BODY, code="malformed_request") from None
+    reply = await sync_to_async(services.hint_request_on_thread, thread_sensitive=False)(
+        match_id=match_id, user=user, version=version
+    )
     return JsonResponse(reply)

@@ -3,7 +3,7 @@
 ``api_endpoint`` wraps a view (sync or async): it checks the method, reads the
 token (required, or optional for public reads), and counts the request against the
 token's limit (per address without a token). Refusals are ginsite/errors.py's
-``{"error": {"code", "message"}}`` with the status of its table: 401
+``{"error": {"code", "message"}}`` with its class's status: 401
 ``unauthorized`` (no token) or ``invalid_token`` (unknown, revoked, or its account
 banned), 405 ``method_not_allowed``, 429 ``rate_limited`` with ``Retry-After``. The
 view finds the account in ``request.api_user`` (None for an anonymous read), and
@@ -25,10 +25,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from games.db_threads import released
-from games.ratelimits import hit
 from ginsite.client_ip import client_address
 from ginsite.errors import AppError, error_response
 from ginsite.http import ApiRequest
+from ginsite.ratelimit import check
 
 from .tokens import api_token_authenticate
 
@@ -38,6 +38,9 @@ def refusal(code: str, message: str, **headers: str) -> JsonResponse:
     its status from the one table."""
     response: JsonResponse = error_response(AppError(message, code=code), **headers)
     return response
+
+
+TOO_MANY = "Too many requests: wait {wait} s."
 
 
 def bearer(request: HttpRequest) -> str | None:
@@ -63,12 +66,11 @@ def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> 
         request.api_token, request.api_user = found, found.user
     elif token == "required":
         return refusal("unauthorized", "Send a personal API token: Authorization: Bearer TOKEN.")
+    # Over the limit: RateLimited (429, Retry-After), answered by ginsite/errors.py.
     if request.api_token is not None:
-        wait = hit("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT)
+        check("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT, TOO_MANY)
     else:
-        wait = hit("api-ip", client_address(request), settings.API_ANON_RATE_LIMIT)
-    if wait:
-        return refusal("rate_limited", f"Too many requests: wait {wait} s.", Retry_After=str(wait))
+        check("api-ip", client_address(request), settings.API_ANON_RATE_LIMIT, TOO_MANY)
     if request.method not in methods:
         return refusal(
             "method_not_allowed", f"Use {' or '.join(methods)}.", Allow=", ".join(methods)

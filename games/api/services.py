@@ -7,7 +7,7 @@ changes nothing when it refuses."""
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db import transaction
 
@@ -33,7 +33,7 @@ class ApiError(AppError):
 
     code_arg = 0
     status = 400
-    codes = ("challenge_self", "invalid_settings")
+    codes: ClassVar[tuple[str, ...]] = ("challenge_self", "invalid_settings")
     default_message = "The bot API cannot do that."
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -36,7 +36,7 @@ class TokenError(AppError):
 
     code_arg = 0
     status = 400
-    codes = ("too_many_tokens",)
+    codes: ClassVar[tuple[str, ...]] = ("too_many_tokens",)
     default_message = "That token request cannot be done."
 
 

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
@@ -38,13 +37,13 @@ from games.chat.services import chat_post
 from games.db_threads import released
 from games.engine.bundle import single_file_verifier
 from games.models import Match
-from games.ratelimits import hit
-from ginsite.errors import AppError
-from ginsite.http import ApiRequest, SignedInRequest, json_object
+from games.ratelimits import match_creation_check
+from ginsite.errors import AppError, json_route
+from ginsite.http import ApiRequest, SignedInRequest, json_object, sign_in_required
 
 from . import export, openapi, reference, schemas, services, signing, streams, tokens
 from . import selectors as api_selectors
-from .auth import answers_refusals, api_endpoint, refusal
+from .auth import answers_refusals, api_endpoint
 from .models import Challenge
 from .openapi import documented
 
@@ -125,6 +124,7 @@ EXPORT: dict[str, Any] = {
 
 @require_GET
 @answers_refusals
+@json_route
 @documented("A match's signed export (anyone)", **EXPORT)
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
     """The match as a gin-match/2 document signed by the site (docs/export.md); a match
@@ -141,6 +141,7 @@ def api_match_export(request: HttpRequest, match_id: int) -> JsonResponse:
 
 
 @require_GET
+@json_route
 @documented("The key that signs every export", tag="matches and exports",
             answer=schemas.ExportKey)
 def export_key(request: HttpRequest) -> JsonResponse:
@@ -243,15 +244,10 @@ def _challenge_answer(challenge: Challenge) -> JsonResponse:
     )
 
 
-def _match_limit(request: ApiRequest) -> JsonResponse | None:
+def _match_limit(request: ApiRequest) -> None:
     """A request that would create a match counts against the account's limit of new
-    matches, the same as the lobby's (games/ratelimits.py)."""
-    wait = hit("match-user", str(request.api_user.pk), settings.MATCH_CREATE_LIMIT)
-    if wait:
-        return refusal(
-            "rate_limited", f"Too many new matches: wait {wait} s.", Retry_After=str(wait)
-        )
-    return None
+    matches, the same as the lobby's (games/ratelimits.py): ``RateLimited`` over it."""
+    match_creation_check(user_id=request.api_user.pk)
 
 
 ANSWERING = ("not_found", "not_allowed", "challenge_closed")
@@ -268,9 +264,7 @@ ANSWERING = ("not_found", "not_allowed", "challenge_closed")
 def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
     """The challenged account gets a challenge event; a challenge not answered within 10
     minutes expires."""
-    limited = _match_limit(request)
-    if limited is not None:
-        return limited
+    _match_limit(request)
     dest = player(username)
     body = read_body(request)
     return _challenge_answer(services.challenge_create(user=request.api_user, dest=dest, body=body))
@@ -284,9 +278,7 @@ def challenge_create(request: ApiRequest, username: str) -> JsonResponse:
 )
 def challenge_computer(request: ApiRequest) -> JsonResponse:
     """A match against the computer at that level, started at once (never rated)."""
-    limited = _match_limit(request)
-    if limited is not None:
-        return limited
+    _match_limit(request)
     match = services.computer_challenge(user=request.api_user, body=read_body(request))
     return answer(schemas.MatchAnswer(match=schemas.MatchRef(id=match.pk)))
 
@@ -497,8 +489,9 @@ def challenge_page(request: SignedInRequest, challenge_id: int) -> HttpResponse:
     return render(request, "api/challenge.html", {"challenge": challenge, "status": status})
 
 
-@login_required
+@sign_in_required
 @require_GET
+@json_route
 def challenge_status(request: SignedInRequest, challenge_id: int) -> JsonResponse:
     challenge = _own_challenge(request, challenge_id)
     status = api_selectors.challenge_status(challenge=challenge)

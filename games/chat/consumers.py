@@ -9,17 +9,20 @@ Server -> client: ``chat_history``, ``chat``, ``chat_hidden``, ``chat_notice`` a
 
 import json
 import logging
-import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from ginsite.errors import AppError, error_frame
+from ginsite.ratelimit import TokenBucket
 
 from .sockets import ChatSocketMixin
 
 logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
-# Token bucket per socket, before any database work: bursts of RATE_BURST frames,
-# RATE_PER_SECOND sustained (the per-player chat rate limit is checked by chat_post).
+# The socket's frames, before any database work (ginsite/ratelimit.py TokenBucket):
+# bursts of RATE_BURST, RATE_PER_SECOND sustained (the per-player chat rate limit is
+# checked by chat_post).
 RATE_BURST = 10
 RATE_PER_SECOND = 2.0
 
@@ -34,8 +37,7 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if user is None or not user.is_authenticated:
             await self.close(code=4001)
             return
-        self.tokens = float(RATE_BURST)
-        self.refilled_at = time.monotonic()
+        self.frames = TokenBucket(RATE_BURST, RATE_PER_SECOND)
         await self.accept()
         await self.chat_connect(user=user, **self.chat_room())
 
@@ -50,13 +52,9 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
             await self._error("server_error", "Something went wrong on the server.")
 
     async def _receive(self, text_data: str | None, bytes_data: bytes | None) -> None:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled_at) * RATE_PER_SECOND)
-        self.refilled_at = now
-        if self.tokens < 1:
+        if not self.frames.take():
             await self._error("rate_limited", "Too many messages; slow down.")
             return
-        self.tokens -= 1
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
             await self._error("frame_too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
@@ -75,4 +73,4 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         await self.chat_receive(content)
 
     async def _error(self, code: str, message: str) -> None:
-        await self.chat_send({"type": "error", "code": code, "message": message})
+        await self.chat_send(error_frame(AppError(message, code=code)))

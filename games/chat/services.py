@@ -2,10 +2,10 @@
 report a message, block and unblock a user. Every refusal is a ``ChatError`` with a
 protocol code and a sentence for the player; a refused call changes nothing."""
 
-import math
 import re
 import unicodedata
 from datetime import timedelta
+from typing import ClassVar
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.selectors import active_mute
 from ginsite.errors import AppError
+from ginsite.ratelimit import wait_for
 
 from . import broadcast
 from .models import ChatMessage, ChatReport, UserBlock, WordFilter
@@ -35,7 +36,7 @@ class ChatError(AppError):
 
     code_arg = 0
     status = 400
-    codes = (
+    codes: ClassVar[tuple[str, ...]] = (
         "bad_message", "bad_json", "chat_empty", "chat_too_long", "bad_reason",
         "comment_too_long", "own_message", "already_reported", "block_self",
     )
@@ -89,23 +90,25 @@ def word_filter_apply(text: str) -> str:
 
 
 def _check_rate(user: User) -> None:
-    window = timedelta(seconds=settings.CHAT_RATE_SECONDS)
+    """At most CHAT_RATE_COUNT messages per CHAT_RATE_SECONDS: the player's own recent
+    messages are the count (ginsite/ratelimit.py ``wait_for``)."""
+    count, seconds = settings.CHAT_RATE_COUNT, settings.CHAT_RATE_SECONDS
     now = timezone.now()
-    recent = list(
-        ChatMessage.objects.filter(author=user, created_at__gt=now - window)
+    recent = (
+        ChatMessage.objects.filter(author=user, created_at__gt=now - timedelta(seconds=seconds))
         .order_by("-created_at")
-        .values_list("created_at", flat=True)[: settings.CHAT_RATE_COUNT]
+        .values_list("created_at", flat=True)[:count]
     )
-    if len(recent) >= settings.CHAT_RATE_COUNT:
-        wait = math.ceil((recent[-1] + window - now).total_seconds())
-        count, seconds = settings.CHAT_RATE_COUNT, settings.CHAT_RATE_SECONDS
+    wait = wait_for(recent, (count, seconds), now)
+    if wait:
         raise ChatError(
             "rate_limited",
             "You are sending messages too fast: at most "
             + ngettext("%(n)d message", "%(n)d messages", count) % {"n": count}
             + " every "
             + ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
-            + f". Wait {max(wait, 1)} s and try again.",
+            + f". Wait {wait} s and try again.",
+            headers={"Retry-After": str(wait)},
         )
 
 

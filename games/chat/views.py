@@ -1,18 +1,23 @@
 """Thin HTTP endpoints of the chat panel: report a message, block or unblock its author
-(or a player by username). JSON in and out for the panel's fetch calls; a plain form
-post (the settings and profile pages) is redirected back with a flash message."""
+(or a player by username). JSON in and out for the panel's fetch calls: a refusal is
+raised and answered by ginsite/errors.py (``{"error": {"code", "message"}}``, its
+status; not signed in: 401 ``not_signed_in``). A plain form post (the settings and
+profile pages) is redirected back with a flash message, a refusal's sentence too: the
+page the player came from is where they read it."""
 
 import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from ginsite.errors import AppError, error_response
-from ginsite.http import SignedInRequest
+from ginsite.errors import wants_json
+from ginsite.http import SignedInRequest, sign_in_required
 
 from .selectors import chat_can_read, message_get, player_by_username
 from .services import ChatError, chat_report, user_block, user_unblock
@@ -30,22 +35,33 @@ def _payload(request: HttpRequest) -> dict:
     return request.POST.dict()
 
 
-def _reply(request: HttpRequest, status: int, body: dict) -> HttpResponse:
-    if request.content_type == "application/json":
-        return JsonResponse(body, status=status)
-    level = messages.SUCCESS if status == 200 else messages.ERROR
-    messages.add_message(request, level, body.get("message", ""))
+def _back(request: HttpRequest, level: int, text: str) -> HttpResponse:
+    """A form post's answer: a flash message, and back to the page it came from."""
+    messages.add_message(request, level, text)
     target = request.POST.get("next", "")
     return redirect(target if target.startswith("/") and not target.startswith("//") else "/")
 
 
-def _error(request: HttpRequest, error: AppError) -> HttpResponse:
-    """A refusal: ginsite/errors.py's JSON reply to the panel, a flash message to a
-    form post."""
-    if request.content_type == "application/json":
-        response: HttpResponse = error_response(error)
-        return response
-    return _reply(request, error.status, {"message": error.message})
+def _reply(request: HttpRequest, body: dict) -> HttpResponse:
+    if wants_json(request):
+        return JsonResponse(body)
+    return _back(request, messages.SUCCESS, body.get("message", ""))
+
+
+def _form_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A refusal of a form post is its flash message and the way back; a JSON
+    request's goes on to ginsite/errors.py."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except ChatError as error:
+            if wants_json(request):
+                raise
+            return _back(request, messages.ERROR, error.message)
+
+    return wrapped
 
 
 def _target(request: SignedInRequest, data: dict) -> User:
@@ -67,33 +83,28 @@ def _target(request: SignedInRequest, data: dict) -> User:
     return user
 
 
-@login_required
+@sign_in_required
 @require_POST
+@_form_refusals
 def report(request: SignedInRequest, message_id: int) -> HttpResponse:
-    try:
-        data = _payload(request)
-        chat_report(
-            reporter=request.user,
-            message_id=message_id,
-            reason=str(data.get("reason", "")),
-            comment=str(data.get("comment", "")),
-        )
-    except ChatError as error:
-        return _error(request, error)
-    return _reply(request, 200, {"ok": True, "message": "Thank you: a moderator will look at it."})
+    data = _payload(request)
+    chat_report(
+        reporter=request.user,
+        message_id=message_id,
+        reason=str(data.get("reason", "")),
+        comment=str(data.get("comment", "")),
+    )
+    return _reply(request, {"ok": True, "message": "Thank you: a moderator will look at it."})
 
 
-@login_required
+@sign_in_required
 @require_POST
+@_form_refusals
 def block(request: SignedInRequest) -> HttpResponse:
-    try:
-        target = _target(request, _payload(request))
-        user_block(blocker=request.user, blocked=target)
-    except ChatError as error:
-        return _error(request, error)
+    target = _target(request, _payload(request))
+    user_block(blocker=request.user, blocked=target)
     return _reply(
         request,
-        200,
         {
             "ok": True,
             "author": target.display_name,
@@ -103,12 +114,10 @@ def block(request: SignedInRequest) -> HttpResponse:
     )
 
 
-@login_required
+@sign_in_required
 @require_POST
+@_form_refusals
 def unblock(request: SignedInRequest) -> HttpResponse:
-    try:
-        target = _target(request, _payload(request))
-        user_unblock(blocker=request.user, blocked=target)
-    except ChatError as error:
-        return _error(request, error)
-    return _reply(request, 200, {"ok": True, "message": f"{target.display_name} is unblocked."})
+    target = _target(request, _payload(request))
+    user_unblock(blocker=request.user, blocked=target)
+    return _reply(request, {"ok": True, "message": f"{target.display_name} is unblocked."})

@@ -3,6 +3,8 @@ and on each class the HTTP status that answers it. ``TournamentError(message, co
 is an instance of the class of this family that declares ``code`` (ginsite/errors.py).
 A refused call changes nothing."""
 
+from typing import ClassVar
+
 from games.errors import ServiceError
 
 
@@ -11,7 +13,7 @@ class TournamentError(ServiceError):
 
     code_arg = 1
     status = 400
-    codes = (
+    codes: ClassVar[tuple[str, ...]] = (
         "tournament_error", "bad_name", "bad_format", "bad_rules", "bad_start", "bad_size",
         "bad_duration", "bad_rounds", "bad_round_minutes",
     )

@@ -38,6 +38,12 @@ def signed_in(default: str, **cells: str) -> dict[str, str]:
     return expect(default, anonymous="login", banned="login", **cells)
 
 
+def signed_in_json(default: str, **cells: str) -> dict[str, str]:
+    """Signed-in only, on a route that answers JSON: the signed-out are refused 401
+    (``not_signed_in``), not sent to a page."""
+    return expect(default, anonymous="401", banned="401", **cells)
+
+
 def form(prefix: str, **extra: str) -> dict[str, str]:
     return {f"{prefix}-{k}": v for k, v in {**RULES_FORM, **extra}.items()}
 
@@ -66,7 +72,7 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
      expect("403", player="200", muted="200")),
     ("analysis:hand_review", "a hand cut short by a resignation: never analysed", expect("404")),
     ("games:my_matches", "", signed_in("200")),
-    ("games:quick_status", "", signed_in("200")),
+    ("games:quick_status", "", signed_in_json("200")),
     ("games:join", "an invitation: its host goes to the table", signed_in("200", player="table")),
     ("accounts:settings", "", signed_in("200")),
     ("accounts:delete", "GET is not allowed", signed_in("405")),
@@ -99,7 +105,7 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("api:tokens", "", signed_in("200")),
     ("api:token_revoke", "GET is not allowed", signed_in("405")),
     ("api:challenge_page", "an unknown challenge", signed_in("404")),
-    ("api:challenge_status", "an unknown challenge", signed_in("404")),
+    ("api:challenge_status", "an unknown challenge", signed_in_json("404")),
     ("account_login", "", expect("home", anonymous="200", banned="200")),
     ("account_signup", "guests may sign up",
      expect("home", anonymous="200", banned="200", guest="200")),
@@ -134,10 +140,10 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
     ("games:join", "a fresh invitation: guests may not take the seat", {},
      signed_in("table", guest="home")),
     ("chat:report", "a table message: not one's own; spectators read the table chat",
-     {"json": {"reason": "spam"}}, signed_in("200", guest="403", player="400")),
+     {"json": {"reason": "spam"}}, signed_in_json("200", guest="403", player="400")),
     ("chat:block", "carol: not oneself, not as a guest", {"json": {"username": "carol"}},
-     signed_in("200", guest="403", other="400")),
-    ("chat:unblock", "", {"json": {"username": "carol"}}, signed_in("200")),
+     signed_in_json("200", guest="403", other="400")),
+    ("chat:unblock", "", {"json": {"username": "carol"}}, signed_in_json("200")),
     ("analysis:hint", "a friend match: no hints for anyone", {"json": {}}, expect("403")),
     ("tournaments:new", "an empty form creates nothing", {}, signed_in("400")),
     *[(name, "an unknown tournament", {}, signed_in("404"))
