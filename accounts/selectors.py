@@ -26,6 +26,27 @@ def active_ban(*, user: User) -> Ban | None:
     return Ban.objects.filter(user=user, lifted_at__isnull=True).first()
 
 
+def matches_in_play(*, user: User) -> list[int]:
+    """Ids of the matches ``user`` has in play."""
+    return list(
+        Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE)
+        .values_list("pk", flat=True).distinct()
+    )
+
+
+def matches_lost_for(*, user: User, among: list[int], reason: str) -> list[int]:
+    """Those of the matches ``among`` that ``user`` has lost for ``reason``
+    (``Match.EndReason``), in id order."""
+    return list(
+        Seat.objects.filter(
+            user=user, match_id__in=among, match__status=Match.Status.FINISHED,
+            match__end_reason=reason,
+        )
+        .exclude(match__winner_seat=F("index"))
+        .order_by("match_id").values_list("match_id", flat=True)
+    )
+
+
 def recent_warnings(*, user: User, limit: int = 10) -> list[Warning]:
     return list(Warning.objects.filter(user=user)[:limit])
 

@@ -4,7 +4,9 @@
 Every moderation action has one shape (``ModerationStep``): check that the actor
 may moderate and that the action may be done, do it, resolve the report it came
 from, record one ModerationAction row (who, what, when, why), and tell the affected
-sockets after commit (games/chat/broadcast.py)."""
+sockets after commit (games/chat/broadcast.py). A ban and an account's deletion take
+the player out of play by publishing ``PlayerBanned`` or ``AccountClosed``
+(games/events.py), which the games app hears; accounts imports none of its services."""
 
 from datetime import timedelta
 from typing import Any, Generic, TypeVar
@@ -17,13 +19,14 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import events
 from games.chat import broadcast
 from games.chat.models import ChatMessage, ChatReport, UserBlock
 from games.chat.services import mute_message
 from games.models import Match
-from games.services import ServiceError, match_forfeit, quickmatch_cancel
 from ginsite.errors import AppError
 
+from . import selectors
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
 R = TypeVar("R")
@@ -120,20 +123,16 @@ def _delete_sessions(user: User) -> int:
     return len(ids)
 
 
-def _leave_play(user: User, *, suspended: bool = False) -> list[int]:
-    """Take the user out of play: leave the quick-match queue and end every match in
-    progress (the opponent wins): a forfeit for a suspended account, a resignation
-    for one its player deletes. Returns the ids of the matches ended."""
-    quickmatch_cancel(user=user)
-    reason = Match.EndReason.SUSPENDED if suspended else Match.EndReason.RESIGN
-    ended = []
-    for match in Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE).distinct():
-        try:
-            match_forfeit(match=match, user=user, reason=reason)
-        except ServiceError:
-            continue  # it ended meanwhile
-        ended.append(match.pk)
-    return ended
+def _leave_play(user: User, event: events.PlayerBanned | events.AccountClosed) -> list[int]:
+    """Publish ``event`` in this transaction: the games app takes the user out of play
+    (games/hooks.py: out of the quick-match queue, every match in progress ended, the
+    opponent winning: a forfeit for a banned account, a resignation for one its player
+    deletes). Returns the ids of the matches so ended."""
+    playing = selectors.matches_in_play(user=user)
+    events.publish(event)
+    banned = isinstance(event, events.PlayerBanned)
+    reason = Match.EndReason.SUSPENDED if banned else Match.EndReason.RESIGN
+    return selectors.matches_lost_for(user=user, among=playing, reason=reason)
 
 
 # --- One shape for every moderation action ------------------------------------------
@@ -358,7 +357,9 @@ class _Ban(ModerationStep[Ban]):
         locked.is_active = False
         locked.save(update_fields=["is_active"])
         ban = Ban.objects.create(user=locked, reason=self.reason, created_by=self.staff)
-        forfeited = _leave_play(locked, suspended=True)
+        forfeited = _leave_play(locked, events.PlayerBanned(
+            user_id=locked.pk, reason=self.reason, banned_by_id=self.staff.pk,
+        ))
         sessions = _delete_sessions(locked)
         return ban, {"forfeited_matches": forfeited, "sessions_ended": sessions}
 
@@ -425,7 +426,7 @@ def account_delete(*, user: User) -> None:
         raise AccountError("Staff accounts are deleted by an administrator.")
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
-        resigned = _leave_play(locked)
+        resigned = _leave_play(locked, events.AccountClosed(user_id=locked.pk))
         _delete_sessions(locked)
         EmailAddress.objects.filter(user=locked).delete()
         Profile.objects.filter(user=locked).delete()

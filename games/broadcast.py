@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games import selectors
 from ginsite import runtime
 
 logger = logging.getLogger(__name__)
@@ -62,8 +63,6 @@ def presence_on_commit(match_id: int) -> None:
 
 
 def send_presence(match_id: int) -> None:
-    from games import selectors
-
     message = selectors.presence_message(match_id=match_id)
     if message is not None:
         group_send([(public_group(match_id), {"type": "match.presence", "message": message})])

@@ -66,6 +66,11 @@ class Match(models.Model):
     # their own (games/services/play.py ABORT_BEFORE_MOVES): never rated, counted on
     # no board, shown as "Aborted". The winner stays recorded for tournaments.
     aborted = models.BooleanField(default=False, db_default=False)
+    # The tournament that paired this match, if any, as the tournaments app said when it
+    # created it (games/services/matches.py create_started_matches): a plain id, so the
+    # core of play depends on no tournament table; it goes out with the match's events
+    # (games/events.py). The tournament's own record is its Pairing.
+    tournament_id = models.PositiveIntegerField(null=True, blank=True)
     # Seat that offered a rematch of this finished match, until the other accepts.
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_of = models.ForeignKey(

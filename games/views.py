@@ -15,16 +15,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from games import selectors, services
-from games.analysis import selectors as analysis_selectors
-from games.analysis.selectors import hint_allowed
+from games import pages, selectors, services
 from games.errors import ServiceError
 from games.forms import ComputerMatchForm, RulesForm, rules_summary
 from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
 from games.services import fairplay
-from games.tournaments import selectors as tournament_selectors
 from ginsite.errors import json_route
 from ginsite.http import SignedInRequest, required_user, sign_in_required
 
@@ -274,10 +271,8 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
         "dealUrlTemplate": reverse("games:deal", kwargs={"match_id": match.pk, "number": 0})
         .replace("/hand/0/", "/hand/__N__/"),
         # A tournament match's player: once it is over, the table says what comes next
-        # and takes them to their next match (table/tournament.js).
-        "tournament": tournament_selectors.match_tournament(match_id=match.pk,
-                                                            user=request.user)
-        if you is not None else None,
+        # and takes them to their next match (table/tournament.js; games/pages.py).
+        "tournament": pages.table_part("tournament", match=match, user=request.user, seat=you),
     }
     return render(
         request,
@@ -288,9 +283,7 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "invite_url": invite_url,
             "invite_hours": int(services.matches.INVITE_TTL.total_seconds() // 3600),
             "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
-            "hint_url": reverse("analysis:hint", args=[match.pk])
-            if you is not None and match.status != Match.Status.FINISHED and hint_allowed(match)
-            else None,
+            "hint_url": pages.table_part("hint_url", match=match, user=request.user, seat=you),
         },
     )
 
@@ -326,7 +319,7 @@ def score_sheet(request: HttpRequest, match_id: int) -> HttpResponse:
     """Hand by hand: who dealt, how it ended, the points and the running totals."""
     match = _visible_match(request, match_id)
     sheet = selectors.match_score_sheet(match=match)
-    accuracy = analysis_selectors.sheet_accuracy(match=match)
+    accuracy = pages.sheet_part("accuracy", match=match) or {"hands": {}, "match": None}
     for row in sheet["hands"]:
         row["label"] = RESULT_LABELS.get(row["kind"], row["kind"])
         row["accuracy"] = accuracy["hands"].get(row["number"])

@@ -1,11 +1,19 @@
-"""What the games app tells the leaderboards app when a match finishes."""
+"""What the leaderboards do when the games app publishes a finished match
+(games/events.py ``MatchFinished``; subscribed in leaderboards/apps.py)."""
 
 from functools import partial
 
 from django.db import transaction
 
+from games.events import MatchFinished
 from games.models import Match
 from leaderboards.tasks import apply_match_rating
+
+
+def on_match_finished(event: MatchFinished) -> None:
+    """In the finishing transaction (subscribed ``in_transaction``): ``match_finished``
+    of the match it holds."""
+    match_finished(event.match)
 
 
 def match_finished(match: Match) -> None:

@@ -4,8 +4,10 @@ and one rule import-linter cannot see: views and consumers run no ORM query.
 
 The rules name modules by pattern (every app's ``selectors``, ``services``,
 ``models``, ``views``, ``consumers``), so a new app is held to them as soon as it is
-listed among the root packages, which the first test demands. The last tests break a
-rule on purpose in a copy of the project and see the check fail.
+listed among the root packages, which the first test demands. Apps talk by events
+(games/events.py): the publisher imports none of its subscribers, and every app that
+subscribes is named in its publisher's contract. The last tests break a rule on purpose
+in a copy of the project and see the check fail.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
         [str(LINT_IMPORTS), "--no-cache"], cwd=root, capture_output=True, text=True,
         timeout=120,
     )
+
+
+def one_line(text: str) -> str:
+    """lint-imports' report with its lines unwrapped (it wraps them at 80 columns)."""
+    return " ".join(text.split())
 
 
 def orm_uses_at_the_edge(root: Path) -> list[str]:
@@ -88,6 +95,31 @@ def test_the_layer_contracts_hold() -> None:
 
 def test_views_and_consumers_run_no_orm_query() -> None:
     assert orm_uses_at_the_edge(ROOT) == []
+
+
+def publisher_contracts(root: Path) -> dict[str, list[str]]:
+    """``publisher -> its subscribers``, from pyproject.toml's ``publisher`` contracts."""
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    return {
+        contract["publisher"]: contract["subscribers"]
+        for contract in config["tool"]["importlinter"]["contracts"]
+        if contract["type"] == "publisher"
+    }
+
+
+def test_every_subscriber_is_named_in_the_contract_of_the_events_publisher() -> None:
+    from games import events
+
+    contracts = publisher_contracts(ROOT)
+    unnamed = []
+    for event in events.Event.__subclasses__():
+        for subscription in events.subscribers(event):
+            module = subscription.handler.__module__
+            named = contracts.get(event.publisher, [])
+            if not any(module == s or module.startswith(s + ".") for s in named):
+                unnamed.append(f"{subscription.name} hears {event.publisher}'s {event.__name__}")
+    assert unnamed == [], "add their apps to the publisher contracts of pyproject.toml"
+    assert set(contracts) == {"games", "accounts"}
 
 
 @pytest.fixture
@@ -145,3 +177,49 @@ def test_a_shipped_module_importing_bench_fails_the_check(project_copy: Path) ->
     result = lint_imports(project_copy)
     assert result.returncode == 1
     assert "games.management.commands.probe -> bench" in result.stdout
+
+
+def test_the_core_of_play_importing_a_subscriber_fails_the_check(project_copy: Path) -> None:
+    (project_copy / "games" / "services" / "probe.py").write_text(
+        "from games.tournaments import selectors  # noqa: F401\n"
+    )
+    result = lint_imports(project_copy)
+    assert result.returncode == 1
+    assert "games.services.probe -> games.tournaments.selectors" in one_line(result.stdout)
+
+
+def test_chat_reaching_a_subscriber_through_another_app_fails_the_check(
+    project_copy: Path,
+) -> None:
+    # games.chat is below the subscribers (the core and accounts use it): a chain
+    # through accounts counts as much as a direct import.
+    (project_copy / "accounts" / "probe.py").write_text(
+        "from games.analysis import selectors  # noqa: F401\n"
+    )
+    (project_copy / "games" / "chat" / "probe.py").write_text(
+        "from accounts import probe  # noqa: F401\n"
+    )
+    result = lint_imports(project_copy)
+    assert result.returncode == 1
+    chain = "games.chat.probe -> accounts.probe -> games.analysis.selectors"
+    assert chain in one_line(result.stdout)
+
+
+def test_accounts_importing_the_services_that_hear_its_events_fails_the_check(
+    project_copy: Path,
+) -> None:
+    (project_copy / "accounts" / "probe.py").write_text(
+        "from games.services import player_leave_play  # noqa: F401\n"
+    )
+    result = lint_imports(project_copy)
+    assert result.returncode == 1
+    assert "accounts.probe -> games.services" in one_line(result.stdout)
+
+
+def test_accounts_importing_an_app_above_games_fails_the_check(project_copy: Path) -> None:
+    (project_copy / "accounts" / "probe.py").write_text(
+        "from leaderboards import selectors  # noqa: F401\n"
+    )
+    result = lint_imports(project_copy)
+    assert result.returncode == 1
+    assert "accounts.probe -> leaderboards.selectors" in one_line(result.stdout)

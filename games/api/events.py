@@ -4,8 +4,10 @@ channel layer, always after the transaction commits.
 Group ``api-events-<user id>``: the event streams an account has open. Events are
 ``{"type": "api.event", "event": {...}}`` where ``event`` is the NDJSON line itself:
 ``challenge``, ``challengeDeclined``, ``challengeCanceled``, ``matchStart``,
-``matchFinish`` (docs/bot-api.md). ``match_started`` and ``match_finished`` are
-called by games/services/play.py inside the transaction that starts or ends a match.
+``matchFinish`` (docs/bot-api.md). The match events come from the games app's
+``MatchStarted``, ``MatchesStarted`` and ``MatchFinished`` (games/events.py), which
+the ``on_...`` handlers below hear after commit (subscribed in games/api/apps.py); the
+challenge events are this app's own (games/api/services.py calls them).
 
 Group ``api-token-<token id>``: every stream open with that token; ``token_revoked``
 ends them all (the ``user.logout`` message a ban sends to the account's streams).
@@ -19,7 +21,7 @@ from django.db import transaction
 
 from games import broadcast
 from games.chat import broadcast as chat_broadcast
-from games.models import Match, Seat
+from games.events import MatchesStarted, MatchFinished, MatchStarted
 
 
 def events_group(user_id: int) -> str:
@@ -97,20 +99,24 @@ def challenge_closed(challenge: Any) -> None:
         chat_broadcast.lobby_challenge_closed(user_id=challenge.dest_id, challenge_id=challenge.pk)
 
 
-def _players(match: Match) -> list[int]:
-    return list(
-        Seat.objects.filter(match=match, user__isnull=False).values_list("user_id", flat=True)
-    )
+def _players(user_ids: tuple[int | None, ...]) -> list[int]:
+    return [user_id for user_id in user_ids if user_id is not None]
 
 
-def match_started(match: Match) -> None:
-    """Tell the players' event streams that ``match`` started (after commit)."""
-    send_on_commit(_players(match), {"type": "matchStart", "match": {"id": match.pk}})
+def on_match_started(event: MatchStarted) -> None:
+    """After commit: tell the players' event streams that the match started."""
+    started = {"type": "matchStart", "match": {"id": event.match_id}}
+    send_on_commit(_players(event.user_ids), started)
+
+
+def on_matches_started(event: MatchesStarted) -> None:
+    """After commit: ``matchStart`` of every match of the event, in one trip."""
+    matches_started({m.match_id: _players(m.user_ids) for m in event.matches})
 
 
 def matches_started(players: dict[int, list[int]]) -> None:
-    """``match_started`` of many new matches (match id -> its players' user ids), sent
-    after commit in one trip."""
+    """``matchStart`` of many new matches (match id -> its players' user ids), sent
+    after commit (at once outside a transaction) in one trip."""
     _send_all_on_commit(
         [
             (user_ids, {"type": "matchStart", "match": {"id": match_id}})
@@ -119,6 +125,7 @@ def matches_started(players: dict[int, list[int]]) -> None:
     )
 
 
-def match_finished(match: Match) -> None:
-    """Tell the players' event streams that ``match`` is over (after commit)."""
-    send_on_commit(_players(match), {"type": "matchFinish", "match": {"id": match.pk}})
+def on_match_finished(event: MatchFinished) -> None:
+    """After commit: tell the players' event streams that the match is over."""
+    finished = {"type": "matchFinish", "match": {"id": event.match_id}}
+    send_on_commit(_players(event.user_ids), finished)

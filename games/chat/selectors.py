@@ -2,7 +2,7 @@
 hidden messages), the wire form of a message, and blocks between two users.
 
 A room is a match's table (``match_id``), a tournament (``tournament_id``; who reads
-and writes there is the tournaments app's rule, asked through games/tournaments/hooks.py)
+and writes there is the tournaments app's rule, registered in games/chat/rooms.py)
 or the lobby (both None)."""
 
 from django.conf import settings
@@ -10,8 +10,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Seat
-from games.tournaments import selectors as tournament_selectors
 
+from . import rooms
 from .models import ChatMessage, UserBlock
 
 
@@ -66,14 +66,14 @@ def chat_can_read(*, user: User, match_id: int | None, tournament_id: int | None
             or seat_of(user=user, match_id=match_id) is not None
         )
     if tournament_id is not None:
-        return tournament_selectors.chat_may_read(user=user, tournament_id=tournament_id)
+        return rooms.may_read("tournament", user=user, room_id=tournament_id)
     return True
 
 
 def tournament_chat_writer(*, user: User, tournament_id: int) -> bool:
     """Whether ``user`` may write in the tournament's room (its players, its creator
     and staff)."""
-    return tournament_selectors.chat_may_write(user=user, tournament_id=tournament_id)
+    return rooms.may_write("tournament", user=user, room_id=tournament_id)
 
 
 def message_get(*, message_id: int) -> ChatMessage | None:

@@ -8,6 +8,7 @@ and changes nothing when it refuses.
 from games.errors import ServiceError
 
 from .guests import guest_user_create
+from .leaving import player_leave_play
 from .matches import (
     invites_expire,
     match_cancel_invite,
@@ -47,6 +48,7 @@ __all__ = [
     "match_resign",
     "move_submit",
     "offline_match_import",
+    "player_leave_play",
     "quickmatch_cancel",
     "quickmatch_enqueue",
     "seat_connect",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.api import events as api_events
+from games import events
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.errors import (
@@ -317,20 +317,25 @@ def create_started_matches(
     rules: RuleSet,
     rated: bool,
     pairs: list[tuple[Any, Any]],
+    tournament_id: int | None = None,
     now: datetime | None = None,
 ) -> list[Match]:
     """Create and start one match per pair of people (a tournament's pairings), inside
     the caller's transaction, in three statements whatever their number: the matches,
     their seats and their first hands, each in one bulk insert (the deals are made in
-    memory). ``pairs[i]`` are the users of seats 0 and 1 of the i-th match.
+    memory). ``pairs[i]`` are the users of seats 0 and 1 of the i-th match;
+    ``tournament_id``: the tournament that pairs them (``Match.tournament_id``).
 
     No table is published: no socket can be on a match that did not exist before this
     transaction, so the players hear of it from the caller (the tournament's
-    ``match_ready``) and load the table when they open it. Their bot-API event streams
-    get ``matchStart`` after commit, every match's in one trip."""
+    ``match_ready``) and load the table when they open it. One ``MatchesStarted``
+    (games/events.py) tells the subscribers of every match at once (the bot-API event
+    streams get every ``matchStart`` in one trip)."""
     now = now or timezone.now()
     matches = [
-        Match(kind=kind, variant=variant, rules=rules.to_dict(), rated=rated) for _ in pairs
+        Match(kind=kind, variant=variant, rules=rules.to_dict(), rated=rated,
+              tournament_id=tournament_id)
+        for _ in pairs
     ]
     seats = [
         [Seat(match=match, index=index, user=user) for index, user in enumerate(pair)]
@@ -343,7 +348,8 @@ def create_started_matches(
     Match.objects.bulk_create(matches)
     Seat.objects.bulk_create([seat for match_seats in seats for seat in match_seats])
     Hand.objects.bulk_create(hands)
-    api_events.matches_started(
-        {match.pk: [user.pk for user in pair] for match, pair in zip(matches, pairs, strict=True)}
-    )
+    events.publish(events.MatchesStarted(matches=tuple(
+        play.started_event(match, match_seats)
+        for match, match_seats in zip(matches, seats, strict=True)
+    )))
     return matches

@@ -3,10 +3,12 @@
 A ``Change`` is opened on a match locked by ``store.lock_match`` inside the caller's
 transaction. It applies actions (or a forfeit) to the engine's ``MatchState`` in
 memory, then ``commit`` writes every row the change touched in one statement
-(store.Writes), plans the turn clock on the match row, and hands the messages of
-each audience, built from that same state in memory (games/messages.py), to
-games/broadcast.py to send after the transaction commits. Nothing is read back: the
-mover's own message is returned to the caller.
+(store.Writes), plans the turn clock on the match row, publishes the change's domain
+events to the apps that subscribe (games/events.py: ``MatchStarted``, ``MovePlayed``,
+``HandFinished``, ``MatchFinished``, ``PlayerRestricted``; this module imports none of
+them), and hands the messages of each audience, built from that same state in memory
+(games/messages.py), to games/broadcast.py to send after the transaction commits.
+Nothing is read back: the mover's own message is returned to the caller.
 
 Match-level rules (dealer rotation, scores, the end of the match) are the engine's
 (``MatchState``); here they only become rows: the Move log, the hand (its state, and
@@ -26,9 +28,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from games import broadcast, messages, selectors
-from games.analysis import hooks as analysis_hooks
-from games.api import events as api_events
+from games import broadcast, events, messages, selectors
 from games.engine import (
     HandState,
     MatchState,
@@ -37,8 +37,6 @@ from games.engine import (
 )
 from games.errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from games.models import Hand, Match, Move, Seat
-from games.tournaments import hooks as tournament_hooks
-from leaderboards import hooks
 
 from . import fairplay, scheduling
 from .store import Locked, Writes, lock_match
@@ -67,6 +65,7 @@ ABORT_BEFORE_MOVES = 2
 
 __all__ = [
     "Change", "Locked", "begin_match", "lock_match", "require_player_in_play", "start_match",
+    "started_event",
 ]
 
 
@@ -102,7 +101,17 @@ def start_match(match: Match, now: datetime) -> None:
     match.save()
     _publish_states(Locked(match=match, seats=seats, hand=hand), state, now)
     _after_commit_followups(match, seats)
-    api_events.match_started(match)
+    events.publish(started_event(match, seats))
+
+
+def started_event(match: Match, seats: list[Seat]) -> events.MatchStarted:
+    """The ``MatchStarted`` of a match just dealt (games/events.py)."""
+    assert match.started_at is not None  # begin_match set it
+    return events.MatchStarted(
+        match_id=match.pk, kind=match.kind, variant=match.variant, rated=match.rated,
+        user_ids=tuple(s.user_id for s in seats), to_move=match.current_seat,
+        started_at=match.started_at, tournament_id=match.tournament_id,
+    )
 
 
 def begin_match(match: Match, seats: list[Seat], now: datetime) -> tuple[Hand, MatchState]:
@@ -140,6 +149,7 @@ class Change:
         self.seat_fields: dict[int, set[str]] = {}
         self.drawn: str | None = None
         self.mover: int | None = None
+        self.mover_auto = False
         self.new_hand: Hand | None = None
         self.next_seed: tuple[bytes, str] | None = None
         # Moves of their own each seat made in this change (not yet written).
@@ -156,15 +166,15 @@ class Change:
         assert hand is not None
         before_hand = self.state.hand
         assert before_hand is not None
-        state, events = self.state.apply(seat, action, timeout=auto)
+        state, happened = self.state.apply(seat, action, timeout=auto)
         ended = state.hand if state.hand is not None and state.hand.is_over else None
         if state.needs_deal:
             self.next_seed = new_seed()
             state, dealt = state.deal_next(self.next_seed[0])
-            events = [*events, *dealt]
+            happened = [*happened, *dealt]
         self.state = state
-        self.events.extend(events)
-        self.mover = seat
+        self.events.extend(happened)
+        self.mover, self.mover_auto = seat, auto
         if not auto:
             self.own_moves[seat] += 1
         match.version += 1
@@ -207,8 +217,8 @@ class Change:
     def forfeit(self, loser: int, reason: str) -> None:
         """End the match now: ``loser`` resigned or abandoned; scores stand and the
         opponent gets the game bonus (docs/rules.md section 7)."""
-        self.state, events = self.state.resign(loser)
-        self.events.extend(events)
+        self.state, happened = self.state.resign(loser)
+        self.events.extend(happened)
         self.locked.match.version += 1
         self._finish_match(reason)
 
@@ -239,10 +249,15 @@ class Change:
         finished = match.status == Match.Status.FINISHED
         if finished:
             self.writes.run()
-            fairplay.match_finished(match, self.locked.seats, self.now)
-            hooks.match_finished(match)
-            tournament_hooks.match_finished(match, self.locked.seats)
-            api_events.match_finished(match)
+            restricted = fairplay.match_finished(match, self.locked.seats, self.now)
+            events.publish(self._finished_event())
+            if restricted is not None:
+                events.publish(events.PlayerRestricted(
+                    user_id=restricted.user_id, until=restricted.until, match_id=match.pk,
+                    offence=restricted.offence,
+                ))
+        elif self.mover is not None:
+            events.publish(self._move_event())
         if self.new_hand is not None:
             self.locked.hand = self.new_hand
         sent = self._messages()
@@ -253,6 +268,28 @@ class Change:
         if not finished:
             self.writes.run(commit=last)
         return sent
+
+    def _finished_event(self) -> events.MatchFinished:
+        match, seats = self.locked.match, self.locked.seats
+        assert match.finished_at is not None and match.final_score is not None
+        return events.MatchFinished(
+            match_id=match.pk, kind=match.kind, rated=match.rated, aborted=match.aborted,
+            reason=match.end_reason, winner_seat=match.winner_seat,
+            user_ids=tuple(s.user_id for s in seats),
+            scores=tuple(match.final_score["totals"]), finished_at=match.finished_at,
+            tournament_id=match.tournament_id, match=match, seats=tuple(seats),
+        )
+
+    def _move_event(self) -> events.MovePlayed:
+        match = self.locked.match
+        assert self.mover is not None
+        to_move = match.current_seat
+        return events.MovePlayed(
+            match_id=match.pk, version=match.version, by_seat=self.mover,
+            auto=self.mover_auto, to_move=to_move,
+            to_move_user_id=self.locked.seats[to_move].user_id if to_move is not None else None,
+            turn_deadline=match.turn_deadline, hand_finished=self.new_hand is not None,
+        )
 
     def _messages(self) -> dict[int | None, dict[str, Any]]:
         audiences = [s.index for s in self.locked.seats if s.user_id is not None]
@@ -287,14 +324,10 @@ class Change:
         self.hand_fields.update(
             ["state", "result", "result_kind", "winner_seat", "points", "finished_at"]
         )
-        hand_id = hand.pk
-
-        def analyse_hand() -> None:  # named: Django logs a failed robust hook by name
-            analysis_hooks.hand_finished(hand_id)
-
-        # Robust: with the queue down the hand still ends for the players (the
-        # analysis sweep sends it later).
-        transaction.on_commit(analyse_hand, robust=True)
+        events.publish(events.HandFinished(
+            match_id=match.pk, hand_id=hand.pk, number=hand.number, kind=result.kind,
+            winner_seat=result.winner, points=result.points, match_over=self.state.over,
+        ))
         match.finished_hands = [*match.finished_hands, messages.hand_summary(hand)]
         self.match_fields.add("finished_hands")
         if result.winner is not None:
@@ -321,7 +354,8 @@ class Change:
         self.match_fields.update(TURN_FIELDS)
 
     def _finish_match(self, reason: str) -> None:
-        """Mark the match over with its final scores (the leaderboards hear of it)."""
+        """Mark the match over with its final scores (``commit`` publishes its
+        ``MatchFinished``, games/events.py)."""
         match = self.locked.match
         score = self.state.score
         final = score.to_dict()

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 
 from games.engine.rules import TURN_SECONDS
+from games.tournaments.core.scoring import ARENA_STREAK_FROM
 
 
 class Format(models.TextChoices):
@@ -145,8 +146,6 @@ class Entrant(models.Model):
 
     @property
     def on_fire(self) -> bool:
-        from games.tournaments.core.scoring import ARENA_STREAK_FROM
-
         return self.streak >= ARENA_STREAK_FROM
 
 

@@ -31,7 +31,7 @@ from games.services import fairplay
 from games.services.matches import create_started_matches, match_forfeit, require_registered
 from leaderboards.models import Rating
 
-from . import broadcast
+from . import broadcast, selectors
 from .core import pairing as core_pairing
 from .core import recurrence, scoring
 from .errors import TournamentError
@@ -430,7 +430,7 @@ def _start_pairings(t: Tournament, pairs: list[tuple[Entrant, Entrant]],
     seated = [(a, b) if secrets.randbelow(2) else (b, a) for a, b in pairs]
     matches = create_started_matches(
         kind=Match.Kind.QUICK, variant=t.variant, rules=tournament_rules(t), rated=True,
-        pairs=[(a.user, b.user) for a, b in seated], now=now)
+        pairs=[(a.user, b.user) for a, b in seated], tournament_id=t.pk, now=now)
     pairings = Pairing.objects.bulk_create([
         Pairing(tournament=t, round=round_number, seat0=a, seat1=b, match=match,
                 created_at=now)
@@ -657,8 +657,6 @@ def match_finished(match: Match, seats: list[Seat]) -> None:
 
 def _finish(t: Tournament, now: datetime) -> None:
     """Final ranks and the podium (the tournament row is locked)."""
-    from . import selectors
-
     rows = selectors.standings_rows(t)
     ranks = {row.player: row.rank for row in rows}
     entrants = list(Entrant.objects.filter(tournament=t))
