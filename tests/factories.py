@@ -144,8 +144,9 @@ def create_match_at(
 ) -> Match:
     """A started match whose current hand is ``state`` (to be played on from there),
     ``players[i]`` in seat i (a level name: the computer at that level), after the
-    finished hands whose results are ``before``; at ``version`` if given. The hand keeps
-    the seed it was dealt from unless ``seed`` (the one that deals ``state``) is given."""
+    finished hands whose results are ``before`` (none: ``state``'s dealer deals first);
+    at ``version`` if given. The hand keeps the seed it was dealt from unless ``seed``
+    (the one that deals ``state``) is given."""
     people = [p for p in players if not isinstance(p, str)]
     levels = [p for p in players if isinstance(p, str)]
     match = create_match(people[0], people[1] if len(people) > 1 else levels[0],
@@ -163,6 +164,7 @@ def create_match_at(
     hand.save()
     Match.objects.filter(pk=match.pk).update(
         rules=state.rules.to_dict(),
+        first_dealer=state.dealer if not before else match.first_dealer,
         current_seat=state.current_player,
         version=match.version if version is None else version,
         finished_hands=[

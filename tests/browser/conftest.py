@@ -90,6 +90,24 @@ def new_page(browser: Browser) -> Iterator[Any]:
     wait_for_the_site_to_settle()
 
 
+@pytest.fixture
+def player_page(new_page: Callable[..., Page]) -> Callable[..., Page]:
+    """``player_page(base_url, name, viewport, **options)``: a new page signed in as a new
+    player ``name`` (tests/factories.py's ``create_user`` with PASSWORD and ``options``)."""
+
+    def make(
+        base_url: str, name: str, viewport: dict[str, int] | None = None, **options: Any
+    ) -> Page:
+        from tests.factories import create_user
+
+        create_user(name, PASSWORD, **options)
+        page = new_page(viewport)
+        sign_in(page, base_url, name)
+        return page
+
+    return make
+
+
 # A function's source (``x => ...``, ``([a, b]) => ...``, ``async () => ...``,
 # ``function ...``), as Playwright tells a function from an expression.
 _FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\(?[\w\s,\[\]{}]*\)?\s*=>)")

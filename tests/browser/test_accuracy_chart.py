@@ -9,9 +9,8 @@ import pytest
 from django.utils import timezone
 
 from games.analysis.models import HandAnalysis
-from games.models import Hand, Match, Seat
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in
-from tests.factories import create_user
+from tests.factories import create_finished_match, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,28 +19,12 @@ PHONE = {"width": 390, "height": 844}
 
 def one_analysed_match(user: Any) -> None:
     now = timezone.now()
-    match = Match.objects.create(
-        kind=Match.Kind.COMPUTER,
-        rules={},
-        status=Match.Status.FINISHED,
-        winner_seat=0,
-        end_reason=Match.EndReason.TARGET,
-        started_at=now,
-        finished_at=now,
-    )
-    Seat.objects.create(match=match, index=0, user=user, score=120)
-    Seat.objects.create(match=match, index=1, bot_level="easy", score=30)
-    hand = Hand.objects.create(
-        match=match,
-        number=1,
-        dealer=0,
-        seed=b"s" * 32,
-        seed_hash="0" * 64,
-        state={},
+    match = create_finished_match(
+        (user, None), bot_level="easy", rated=False, scores=(120, 30), hands=[(None, 0, "")],
         finished_at=now,
     )
     HandAnalysis.objects.create(
-        hand=hand,
+        hand=match.hands.get(),
         match=match,
         done=True,
         claimed_at=now,

@@ -14,22 +14,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from games.api import services as api_services
 from games.engine.verify import verify_export
 from games.models import Match
-from tests.api.world import make_token
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, TablePlayer, sign_in
-from tests.factories import create_user
+from tests.factories import create_api_token, create_user
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_person_plays_the_example_bot_to_the_end(site: Any, new_page: Any) -> None:
-    robo = create_user("robo")
-    api_services.bot_account_upgrade(user=robo)
+    token, _ = create_api_token(create_user("robo", bot=True))
     create_user("ann", PASSWORD)
-    token = make_token("robo")
     bot = subprocess.Popen(
         [sys.executable, "examples/bot_client.py", "--url", site.url, "--token", token,
          "--matches", "1", "--accept-from", "ann"],

@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 
-from games.api import services as api_services
-from tests.api.world import make_token
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in
-from tests.factories import create_user
+from tests.factories import create_api_token, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,10 +41,8 @@ def open_lobby(page: Any, base: str) -> None:
 def test_a_bots_challenge_appears_in_the_open_lobby_without_a_reload(
     site: Any, new_page: Any, viewport: Any, name: str
 ) -> None:
-    robo = create_user("robo")
-    api_services.bot_account_upgrade(user=robo)
+    token, _ = create_api_token(create_user("robo", bot=True))
     create_user("ann", PASSWORD)
-    token = make_token("robo")
     page = new_page(viewport)
     open_lobby(page, site.url)
     assert page.locator("text=Challenges to you").count() == 0

@@ -17,15 +17,11 @@ from django.db import connections
 from django.utils import timezone
 
 from accounts.services import user_ban
-from games.models import Match, RatedPlayBan, Seat
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
-from tests.factories import create_moderator, create_user
+from games.models import Match, RatedPlayBan
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, friend_match, sign_in, start_from_lobby
+from tests.factories import create_finished_match, create_moderator, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
 
 
 def main_text(page: Any) -> str:
@@ -36,26 +32,18 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
-def seat_two(site: Any, new_page: Any, host: str, guest: str) -> tuple[Any, Any]:
-    make_player(host)
-    make_player(guest)
-    a, b = new_page(), new_page()
-    sign_in(a, site.url, host)
-    sign_in(b, site.url, guest)
-    start_from_lobby(a, "friend", variant="default", target="100")
-    link = a.locator("[data-invite-link]")
-    link.wait_for()
-    b.goto(link.input_value())
-    b.click("text=Join the match")
-    b.wait_for_url(a.url)
+def seat_two(site: Any, player_page: Any, host: str, guest: str) -> tuple[Any, Any]:
+    """New players ``host`` and ``guest`` at a friend table (to 100), their cards dealt."""
+    a, b = player_page(site.url, host), player_page(site.url, guest)
+    friend_match(a, b, variant="default", target="100")
     for page in (a, b):
         page.locator("[data-my-hand] .card").first.wait_for()
     return a, b
 
 
 def test_the_waiting_page_of_an_invite_and_its_cancellation(site: Any, new_page: Any) -> None:
-    make_player("hana")
-    make_player("fred")
+    create_user("hana", PASSWORD)
+    create_user("fred", PASSWORD)
     hana = new_page()
     sign_in(hana, site.url, "hana")
     start_from_lobby(hana, "friend", variant="time_freedom")
@@ -86,8 +74,10 @@ def test_the_waiting_page_of_an_invite_and_its_cancellation(site: Any, new_page:
     assert hana.js_errors == [] and fred.js_errors == []
 
 
-def test_a_spectators_score_sheet_and_a_forfeit_after_a_ban(site: Any, new_page: Any) -> None:
-    alice, bob = seat_two(site, new_page, "alice", "bob")
+def test_a_spectators_score_sheet_and_a_forfeit_after_a_ban(
+    site: Any, new_page: Any, player_page: Any
+) -> None:
+    alice, bob = seat_two(site, player_page, "alice", "bob")
     spectator = new_page()
     spectator.goto(alice.url)
     spectator.locator("[data-my-hand], [data-opp-hand]").first.wait_for()
@@ -127,21 +117,14 @@ def ban(username: str) -> None:
         connections.close_all()
 
 
-def finished_rated(me: Any, other: Any, *, variant: str, at: Any) -> None:
-    match = Match.objects.create(
-        kind="quick", variant=variant, rules={"target_score": 100, "turn_seconds": None},
-        status="finished", rated=True, winner_seat=0, end_reason="target",
-        started_at=at, finished_at=at,
-    )
-    Seat.objects.create(match=match, index=0, user=me, score=130, hands_won=3)
-    Seat.objects.create(match=match, index=1, user=other, score=40)
-
-
 def test_a_newcomers_boards_profile_and_lobby(site: Any, new_page: Any) -> None:
-    dan, eve = make_player("dan"), make_player("eve")
+    dan, eve = create_user("dan", PASSWORD), create_user("eve", PASSWORD)
     now = timezone.now()
-    finished_rated(dan, eve, variant="time_freedom", at=now)
-    finished_rated(dan, eve, variant="straight", at=now)
+    for variant in ("time_freedom", "straight"):
+        create_finished_match(
+            (dan, eve), variant=variant, rules={"target_score": 100, "turn_seconds": None},
+            finished_at=now, scores=(130, 40), hands_won=(3, 0), gins=(0, 0),
+        )
     page = new_page()
     sign_in(page, site.url, "dan")
 

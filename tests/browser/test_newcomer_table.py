@@ -183,14 +183,11 @@ def visible_in_viewport(page: Any, selector: str) -> bool:
 
 
 def test_the_chat_is_beside_the_table_and_counts_new_messages_out_of_sight(
-    site: Any, new_page: Any, axe_source: str
+    site: Any, new_page: Any, player_page: Any, axe_source: str
 ) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
-    create_user("alice", PASSWORD)
-    create_user("bob", PASSWORD)
-    alice, bob = new_page(DESKTOPS[0]), new_page(PHONE)
-    sign_in(alice, site.url, "alice")
-    sign_in(bob, site.url, "bob")
+    alice = player_page(site.url, "alice", DESKTOPS[0])
+    bob = player_page(site.url, "bob", PHONE)
     friend_match(alice, bob, variant="time_freedom", target="100")
     for page in (alice, bob):
         page.locator("[data-my-hand] .card").first.wait_for()

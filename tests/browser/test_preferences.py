@@ -30,10 +30,6 @@ VISIBLE_ART = """cards => cards.map((card) => {
 })"""
 
 
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
-
-
 def save_preferences(page: Any, base_url: str, *, card_style: str, sound_on: bool) -> None:
     page.goto(f"{base_url}/players/settings/")
     page.select_option("#id_card_style", card_style)
@@ -47,7 +43,7 @@ def hand_art(page: Any) -> list[dict[str, Any]]:
 
 
 def test_card_style_from_the_settings_page_changes_the_table(site: Any, new_page: Any) -> None:
-    make_player("carla")
+    create_user("carla", PASSWORD)
     page = new_page(SIZES["desktop"])
     sign_in(page, site.url, "carla")
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")
@@ -96,7 +92,7 @@ def sounds(page: Any) -> dict[str, Any]:
 
 
 def test_sound_on_plays_table_sounds_and_off_creates_no_audio(site: Any, new_page: Any) -> None:
-    make_player("dmitri")
+    create_user("dmitri", PASSWORD)
     page = new_page()
     sign_in(page, site.url, "dmitri")
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")

@@ -9,14 +9,9 @@ from typing import Any
 import pytest
 
 from games.models import Match, Seat
-from tests.browser.conftest import PASSWORD, friend_match, resign, sign_in, start_from_lobby
-from tests.factories import create_user
+from tests.browser.conftest import friend_match, resign, start_from_lobby
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def make_player(username: str) -> Any:
-    return create_user(username, PASSWORD)
 
 
 def match_id(url: str) -> int:
@@ -31,12 +26,8 @@ def assert_seated_against(page: Any, other: str) -> None:
     top.locator(".conn[data-state=online]").wait_for()
 
 
-def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, new_page: Any) -> None:
-    make_player("erin")
-    make_player("farid")
-    erin, farid = new_page(), new_page()
-    sign_in(erin, site.url, "erin")
-    sign_in(farid, site.url, "farid")
+def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, player_page: Any) -> None:
+    erin, farid = player_page(site.url, "erin"), player_page(site.url, "farid")
     friend_match(erin, farid, variant="time_freedom")
     assert_seated_against(erin, "farid")
     assert_seated_against(farid, "erin")
@@ -67,12 +58,10 @@ def test_rematch_offered_by_one_and_accepted_by_the_other(site: Any, new_page: A
     assert erin.js_errors == [] and farid.js_errors == []
 
 
-def test_quick_match_pairs_two_waiting_browsers_on_one_table(site: Any, new_page: Any) -> None:
-    make_player("gita")
-    make_player("hugo")
-    gita, hugo = new_page(), new_page()
-    sign_in(gita, site.url, "gita")
-    sign_in(hugo, site.url, "hugo")
+def test_quick_match_pairs_two_waiting_browsers_on_one_table(
+    site: Any, player_page: Any
+) -> None:
+    gita, hugo = player_page(site.url, "gita"), player_page(site.url, "hugo")
 
     # Gita asks first and waits on the lobby page, which polls for a partner.
     form = gita.locator("form[data-form=quick]")

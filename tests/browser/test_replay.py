@@ -23,7 +23,7 @@ from tests.browser.conftest import (
     off_the_event_loop,
     record_window_errors,
 )
-from tests.factories import create_user
+from tests.factories import create_match, create_user
 from tests.games.helpers import current_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,10 +35,8 @@ def bot_match_resigned_mid_hand() -> Match:
     """BOT "alphabot" plays the easy computer (to 250) through the services: hand 1 to
     its end (then analysed), a few moves of a later hand, and the bot resigns in the
     middle of it (the hand in play: the next one is dealt as soon as one ends)."""
-    bot = create_user("alphabot", is_bot=True)
-    match = services.match_create_computer(
-        user=bot, level="easy", rules=RuleSet.default().replace(target_score=250)
-    )
+    bot = create_user("alphabot", bot=True)
+    match = create_match(bot, "easy", rules=RuleSet.default().replace(target_score=250))
     rng = random.Random(7)
     moves_in_two = 0
     for _ in range(3000):

@@ -73,16 +73,22 @@ def on_commit(django_capture_on_commit_callbacks):
     return run
 
 
+@pytest.fixture
+def friends(alice, bob) -> tuple[Match, dict]:
+    """``alice`` and ``bob`` at a Time Freedom table: the match, and its players by seat."""
+    match = create_match(alice, bob, variant="time_freedom")
+    return match, seated(match)
+
+
 def seat(match: Match, index: int) -> Seat:
     return Seat.objects.get(match=match, index=index)
 
 
 @pytest.mark.django_db
 def test_a_socket_whose_process_died_expires_and_the_table_is_told(
-    alice, bob, table, planned, on_commit
+    table, planned, on_commit, friends
 ):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     seen = timezone.now()
     # Seat 0's socket lives on a process that is then killed: it is never renewed.
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!dead", now=seen)
@@ -151,10 +157,9 @@ def test_a_dead_socket_on_ones_turn_loses_two_minutes_after_last_seen(
 
 @pytest.mark.django_db
 def test_a_time_freedom_match_ends_24_hours_after_a_dead_socket_was_last_seen(
-    alice, bob, table, planned, on_commit
+    table, planned, on_commit, friends
 ):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     mover = match.current_seat
     seen = match.turn_started_at
     on_commit(services.seat_connect, match=match, user=users[mover], channel_name="p!1", now=seen)
@@ -169,10 +174,9 @@ def test_a_time_freedom_match_ends_24_hours_after_a_dead_socket_was_last_seen(
 
 @pytest.mark.django_db
 def test_a_renewed_socket_stays_connected(
-    alice, bob, table, planned, on_commit, django_assert_num_queries
+    table, planned, on_commit, django_assert_num_queries, friends
 ):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     seen = timezone.now()
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!1", now=seen)
     told = len(table.presence(match))
@@ -187,9 +191,8 @@ def test_a_renewed_socket_stays_connected(
 
 
 @pytest.mark.django_db
-def test_two_tabs_then_one_closed_stays_connected(alice, bob, table, planned, on_commit):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+def test_two_tabs_then_one_closed_stays_connected(table, planned, on_commit, friends):
+    match, users = friends
     seen = timezone.now()
     alice = users[0]
     on_commit(services.seat_connect, match=match, user=alice, channel_name="a!1", now=seen)
@@ -213,12 +216,11 @@ def test_two_tabs_then_one_closed_stays_connected(alice, bob, table, planned, on
 
 @pytest.mark.django_db
 def test_a_tab_closed_next_to_a_dead_one_counts_from_the_close(
-    alice, bob, table, planned, on_commit
+    table, planned, on_commit, friends
 ):
     """A process dies with one tab; the player's other tab closes 30 s later: they
     were last seen at the close, not at the dead tab's last renewal."""
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     seen = timezone.now()
     alice = users[0]
     on_commit(services.seat_connect, match=match, user=alice, channel_name="dead!1", now=seen)
@@ -233,10 +235,9 @@ def test_a_tab_closed_next_to_a_dead_one_counts_from_the_close(
 
 @pytest.mark.django_db
 def test_a_socket_expired_while_its_process_stalled_comes_back_on_its_next_renewal(
-    alice, bob, table, planned, on_commit
+    table, planned, on_commit, friends
 ):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     seen = timezone.now()
     on_commit(services.seat_connect, match=match, user=users[0], channel_name="a!1", now=seen)
     on_commit(services.clock_sweep, now=seen + EXPIRY + SECOND)
@@ -250,8 +251,8 @@ def test_a_socket_expired_while_its_process_stalled_comes_back_on_its_next_renew
 
 
 @pytest.mark.django_db
-def test_spectators_have_no_presence(alice, bob, carol, table, planned, on_commit):
-    match = create_match(alice, bob, variant="time_freedom")
+def test_spectators_have_no_presence(carol, table, planned, on_commit, friends):
+    match, _users = friends
     assert on_commit(services.seat_connect, match=match, user=carol, channel_name="c!1") is None
     assert not SeatSocket.objects.exists()
     assert table.presence(match) == []
@@ -334,10 +335,9 @@ def recv_state(ws) -> dict:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_killed_server_process_leaves_a_seat_that_the_sweep_disconnects(
-    alice, bob, live_asgi_server, table, planned, on_commit
+    live_asgi_server, table, planned, on_commit, friends
 ):
-    match = create_match(alice, bob, variant="time_freedom")
-    users = seated(match)
+    match, users = friends
     mover = match.current_seat
     server = live_asgi_server
     options = {
