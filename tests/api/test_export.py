@@ -123,7 +123,9 @@ def test_a_knock_sent_without_a_card_is_exported_with_the_servers_card():
 
 def test_a_match_in_play_exports_only_its_finished_hands():
     rng = random.Random(8)
-    match = people_match("live")
+    # To 250: no hand scores that much, so the match is still on when its second hand is
+    # dealt (to 50, a first hand may end it: the deals are random).
+    match = people_match("live", target=250)
     while match.hands.count() < 2:
         play_match_moves(match, rng, 1)
     match.refresh_from_db()
