@@ -1,11 +1,12 @@
 """The test suite's one set of factories: what a test needs, built in one line.
 
 Players (``create_user``, ``create_users``, ``create_moderator``), matches (``create_match``
-started through the services, ``create_match_at`` a chosen position, ``create_finished_match``
-written straight to the tables, ``create_table`` a bare table), tournaments
-(``create_tournament``), challenges (``create_challenge``) and API tokens
-(``create_api_token``). Every test makes its users here (a browser test passes its sign-in
-password); the ``make_user`` and ``moderator`` fixtures of tests/conftest.py hand these out.
+started through the services, moved on by ``play_to_turn_of``, its players by seat from
+``seated``; ``create_match_at`` a chosen position; ``create_finished_match`` written straight
+to the tables; ``create_table`` a bare table), tournaments (``create_tournament``),
+challenges (``create_challenge``) and API tokens (``create_api_token``). Every test makes
+its users here (a browser test passes its sign-in password); the ``make_user`` and
+``moderator`` fixtures of tests/conftest.py hand these out.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from games import services as games_services
 from games.chat.models import ChatMessage, ChatReport
 from games.chat.services import chat_post, chat_report
 from games.models import Match, QuickMatchEntry
-from tests.factories import create_user
+from tests.factories import create_match, create_user
 
 pytestmark = pytest.mark.django_db
 
@@ -138,8 +138,7 @@ def test_non_moderators_are_refused_and_nothing_changes(make_user, reported) -> 
 def test_ban_blocks_login_ends_sessions_and_resigns_open_matches(moderator, make_user) -> None:
     bob = create_user("bob", password="Secret-pass-9")
     ann = make_user("ann")
-    match = games_services.match_create_invite(user=bob, rules=None, variant="default")
-    games_services.match_join_invite(user=ann, token=match.invite_token)
+    match = create_match(bob, ann)
     browser = Client()
     browser.force_login(bob)
     assert browser.get("/players/settings/").status_code == 200

@@ -92,8 +92,7 @@ def test_rated_bot_matches_count_on_the_bot_board_only():
     challenge = api_services.challenge_create(user=robo, dest=otto, body={"rated": True,
                                                                           "target": 50})
     bots = api_services.challenge_accept(user=otto, challenge_id=challenge.pk)
-    invite = services.match_create_invite(user=ann)
-    people = services.match_join_invite(user=bob, token=invite.invite_token)
+    people = create_match(ann, bob)
     rng = random.Random(2)
     for match in (bots, people):
         match = play_match(match, rng, Script())

@@ -23,7 +23,7 @@ from games.chat.models import ChatMessage
 from games.chat.services import chat_post
 from games.engine import RuleSet
 from games.models import Match
-from tests.factories import create_moderator, create_user
+from tests.factories import create_match, create_moderator, create_user
 
 ROLES = ("anonymous", "guest", "player", "muted", "other", "spectator", "banned", "staff")
 
@@ -54,10 +54,8 @@ def build_world() -> World:
     carol, dave, eve = create_user("carol"), create_user("dave"), create_user("eve")
     staff = create_moderator("mod")
     guest = services.guest_user_create()
-    match = services.match_create_invite(user=alice, rules=rules, variant="time_freedom")
-    match = services.match_join_invite(user=bob, token=match.invite_token)
-    finished = services.match_create_invite(user=alice, rules=rules, variant="time_freedom")
-    finished = services.match_join_invite(user=bob, token=finished.invite_token)
+    match = create_match(alice, bob, rules=rules, variant="time_freedom")
+    finished = create_match(alice, bob, rules=rules, variant="time_freedom")
     services.match_resign(match=finished, user=bob)
     waiting = services.match_create_invite(user=alice, rules=rules, variant="time_freedom")
     carols = services.match_create_invite(user=carol, rules=rules, variant="time_freedom")
