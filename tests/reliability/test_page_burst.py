@@ -26,9 +26,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games.api.tokens import api_token_create
 from tests.api.streams import StreamReader
-from tests.factories import create_user
+from tests.factories import create_api_token, create_users
 from tests.reliability.conftest import started
 from tests.reliability.servers import _EnvOverride
 from tests.workers import ROOT, AsgiServer, process_env
@@ -191,8 +190,7 @@ def test_open_bot_streams_leave_the_pool_to_the_pages(
     or a few bots would take a process's whole pool and every page would wait."""
     server = production_pair[0]
     tokens = [
-        api_token_create(user=create_user(f"streamer{index}"), name="burst")[1]
-        for index in range(POOL_SIZE + 2)
+        create_api_token(user, "burst")[0] for user in create_users(POOL_SIZE + 2, "streamer")
     ]
     streams: list[StreamReader] = []
     try:
