@@ -2,12 +2,12 @@
 
 ``api_endpoint`` wraps a view (sync or async): it checks the method, reads the
 token (required, or optional for public reads), and counts the request against the
-token's limit (per address without a token). Refusals are ginsite/errors.py's
-``{"error": {"code", "message"}}`` with its class's status: 401
+token's limit (per address without a token). It refuses by raising: 401
 ``unauthorized`` (no token) or ``invalid_token`` (unknown, revoked, or its account
-banned), 405 ``method_not_allowed``, 429 ``rate_limited`` with ``Retry-After``. The
-view finds the account in ``request.api_user`` (None for an anonymous read), and
-any ``AppError`` it raises is answered the same way (``answers_refusals``). The
+banned), 429 ``rate_limited`` with ``Retry-After``, 405 ``method_not_allowed`` with
+``Allow``; ginsite.errors.RefusalMiddleware answers these, and any ``AppError`` the
+view raises, with ``{"error": {"code", "message"}}`` and the class's status. The
+view finds the account in ``request.api_user`` (None for an anonymous read). The
 wrapper carries ``api_methods`` and ``api_token`` for the OpenAPI document
 (games/api/openapi.py). CSRF does not apply: no cookie authenticates these requests.
 """
@@ -21,24 +21,16 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest
 from django.views.decorators.csrf import csrf_exempt
 
 from games.db_threads import released
 from ginsite.client_ip import client_address
-from ginsite.errors import AppError, error_response
+from ginsite.errors import AppError, MethodNotAllowed
 from ginsite.http import ApiRequest
 from ginsite.ratelimit import check
 
 from .tokens import api_token_authenticate
-
-
-def refusal(code: str, message: str, **headers: str) -> JsonResponse:
-    """A refusal of the API's own (no service raised it): ginsite/errors.py's reply,
-    its status from the one table."""
-    response: JsonResponse = error_response(AppError(message, code=code), **headers)
-    return response
-
 
 TOO_MANY = "Too many requests: wait {wait} s."
 
@@ -51,71 +43,43 @@ def bearer(request: HttpRequest) -> str | None:
     return value.strip()
 
 
-def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> HttpResponse | None:
-    """Authenticate and count ``request``; a refusal, or None to go on."""
+def check_request(request: ApiRequest, methods: tuple[str, ...], token: str) -> None:
+    """Authenticate and count ``request``, or raise its refusal."""
     request.api_user = None
     request.api_token = None
     raw = bearer(request)
     if raw is not None:
         found = api_token_authenticate(raw)
         if found is None:
-            return refusal(
-                "invalid_token",
+            raise AppError(
                 "This token is unknown or revoked, or its account is closed.",
+                code="invalid_token",
             )
         request.api_token, request.api_user = found, found.user
     elif token == "required":
-        return refusal("unauthorized", "Send a personal API token: Authorization: Bearer TOKEN.")
+        raise AppError(
+            "Send a personal API token: Authorization: Bearer TOKEN.", code="unauthorized"
+        )
     # Over the limit: RateLimited (429, Retry-After), answered by ginsite/errors.py.
     if request.api_token is not None:
         check("api-token", str(request.api_token.pk), settings.API_RATE_LIMIT, TOO_MANY)
     else:
         check("api-ip", client_address(request), settings.API_ANON_RATE_LIMIT, TOO_MANY)
     if request.method not in methods:
-        return refusal(
-            "method_not_allowed", f"Use {' or '.join(methods)}.", Allow=", ".join(methods)
-        )
-    return None
-
-
-def answers_refusals(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Answer an ``AppError`` the view (sync or async) raises with ginsite/errors.py's
-    reply: the view changed nothing."""
-    if asyncio.iscoroutinefunction(view):
-
-        @wraps(view)
-        async def answered_async(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-            try:
-                return await view(request, *args, **kwargs)
-            except AppError as error:
-                return error_response(error)
-
-        return answered_async
-
-    @wraps(view)
-    def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return view(request, *args, **kwargs)
-        except AppError as error:
-            return error_response(error)
-
-    return answered
+        raise MethodNotAllowed(methods=methods)
 
 
 def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable], Callable]:
     """Decorate an API view: ``methods`` allowed, ``token`` "required" or "optional"."""
 
     def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
-        view = answers_refusals(view)
         if asyncio.iscoroutinefunction(view):
 
             @wraps(view)
             async def wrapped_async(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
                 # The connection the check took goes back to the process's pool at
                 # once, not when the view (a stream) ends.
-                refusal = await sync_to_async(released(check_request))(request, methods, token)
-                if refusal is not None:
-                    return refusal
+                await sync_to_async(released(check_request))(request, methods, token)
                 return await view(request, *args, **kwargs)
 
             wrapped: Callable[..., Any] = wrapped_async
@@ -123,9 +87,7 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
 
             @wraps(view)
             def wrapped_sync(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
-                refusal = check_request(request, methods, token)
-                if refusal is not None:
-                    return refusal
+                check_request(request, methods, token)
                 return view(request, *args, **kwargs)
 
             wrapped = wrapped_sync

@@ -43,7 +43,7 @@ from ginsite.http import ApiRequest, SignedInRequest, json_object, sign_in_requi
 
 from . import export, openapi, reference, schemas, services, signing, streams, tokens
 from . import selectors as api_selectors
-from .auth import answers_refusals, api_endpoint
+from .auth import api_endpoint
 from .models import Challenge
 from .openapi import documented
 
@@ -123,7 +123,6 @@ EXPORT: dict[str, Any] = {
 
 
 @require_GET
-@answers_refusals
 @json_route
 @documented("A match's signed export (anyone)", **EXPORT)
 def match_export(request: HttpRequest, match_id: int) -> JsonResponse:
