@@ -118,7 +118,8 @@ def export_response(match_id: int) -> JsonResponse:
 EXPORT: dict[str, Any] = {
     "tag": "matches and exports",
     "answer": {"$ref": openapi.REF + "GinMatch"},
-    "refusals": ("not_found", "match_not_started"),
+    # method_not_allowed: a JSON route (json_route), as every route of the API
+    "refusals": ("not_found", "match_not_started", "method_not_allowed"),
 }
 
 
@@ -142,7 +143,7 @@ def api_match_export(request: HttpRequest, match_id: int) -> JsonResponse:
 @require_GET
 @json_route
 @documented("The key that signs every export", tag="matches and exports",
-            answer=schemas.ExportKey)
+            answer=schemas.ExportKey, refusals=("method_not_allowed",))
 def export_key(request: HttpRequest) -> JsonResponse:
     """The public Ed25519 key of the site's exports, and where the verifier is."""
     return answer(
