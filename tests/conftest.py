@@ -143,3 +143,17 @@ def moderator(db: None) -> Any:
     from tests.factories import create_moderator
 
     return create_moderator()
+
+
+def _player_named(name: str) -> Any:
+    @pytest.fixture(name=name)
+    def player(db: None) -> Any:
+        from tests.factories import create_user
+
+        return create_user(name)
+
+    return player
+
+
+#: Registered players named after their fixture (tests/factories.py's ``create_user``).
+alice, ann, bob, carol = (_player_named(n) for n in ("alice", "ann", "bob", "carol"))

@@ -1,6 +1,4 @@
-"""Fixtures of the games tests: players by name, and sockets freed of the rate limit."""
-
-from typing import Any
+"""Fixtures of the games tests."""
 
 import pytest
 
@@ -12,16 +10,3 @@ def unthrottled_sockets(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(MatchConsumer, "rate_per_second", 1000.0)
 
-
-def _player_named(name: str) -> Any:
-    @pytest.fixture(name=name)
-    def player() -> Any:
-        from tests.factories import create_user
-
-        return create_user(name)
-
-    return player
-
-
-#: Registered players named after their fixture (tests/factories.py's ``create_user``).
-alice, ann, bob, carol = (_player_named(n) for n in ("alice", "ann", "bob", "carol"))
