@@ -11,6 +11,15 @@ schema from docs/export.schema.json. Refusals every API route may answer are add
 here: a token's (401), the method (405), the rate limit (429), a busy database (503),
 and a body's (400, 413, 415).
 tests/api/test_openapi.py runs schemathesis against the live server with this document.
+
+Why pydantic and this module rather than django-ninja: ninja would own the routing,
+the method check, authentication and the parsing of bodies, each with its own order
+and its own refusals (422 validation bodies, a plain 405, its parse error), while the
+API's contract fixes all of them: the token check before the rate limit before the
+method, ``bad_message`` or ``invalid_settings`` by route, a service's checks before a
+body's (an action's stale version before its form), NDJSON streams from async
+iterators. Keeping the views and ``api_endpoint`` and describing them costs one small
+module; the models (pydantic, as games/wire.py's) are the same either way.
 """
 
 from __future__ import annotations
