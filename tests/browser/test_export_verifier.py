@@ -13,22 +13,20 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.engine import RuleSet
 from games.models import Match
 from tests.api.drivers import Script, play_match
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, off_the_event_loop, sign_in
-from tests.factories import create_user
+from tests.factories import create_match, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 
 
 def finished_match() -> Match:
+    """ann's match against the easy computer (to 50), played to its end."""
     user = create_user("ann", PASSWORD)
-    match = services.match_create_computer(
-        user=user, level="easy", variant="default", rules=RuleSet.default().replace(target_score=50)
-    )
+    match = create_match(user, "easy", rules=RuleSet.default().replace(target_score=50))
     return play_match(match, random.Random(3), Script())
 
 
