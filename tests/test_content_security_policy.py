@@ -92,3 +92,30 @@ def test_no_template_holds_what_the_policy_forbids() -> None:
     ]
     assert len(templates()) > 40
     assert found == []
+
+
+#: What the browser code may not write into the page: a style attribute (the policy's
+#: style-src refuses it; a script may still set ``element.style.x``, which it allows).
+SCRIPT_FORBIDDEN = {
+    "style attribute in markup": re.compile(r"""<[^>]*\sstyle\s*=""", re.I),
+    "style attribute set": re.compile(r"""setAttribute\(\s*["']style["']"""),
+    "style in an element's attributes": re.compile(r"""[{,]\s*["']?style["']?\s*:\s*["'`]"""),
+    "style text": re.compile(r"\.style\.cssText\s*="),
+}
+
+
+def scripts() -> list[Path]:
+    dirs = [*ROOT.glob("*/static"), *ROOT.glob("*/*/static")]
+    return sorted(path for d in dirs for path in d.rglob("*.js"))
+
+
+def test_no_browser_script_writes_a_style_attribute() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{text[:match.start()].count(chr(10)) + 1}: {what}"
+        for path in scripts()
+        for text in [path.read_text()]
+        for what, pattern in SCRIPT_FORBIDDEN.items()
+        for match in pattern.finditer(text)
+    ]
+    assert len(scripts()) > 30
+    assert found == []

@@ -199,7 +199,7 @@ function drawGraph(decisions) {
     line.append(title);
     box.append(line);
     for (const d of mine.filter((m) => m.label)) {
-      const dot = svg("circle", { cx: x(d.ply), cy: y(d.value), r: 5, fill: `var(--${d.label})`, stroke: "#111", "data-ply": String(d.ply), style: "cursor:pointer" });
+      const dot = svg("circle", { cx: x(d.ply), cy: y(d.value), r: 5, fill: `var(--${d.label})`, stroke: "#111", "data-ply": String(d.ply) });
       const t = svg("title", {});
       t.textContent = `${data.seats[seat]}: ${d.label} (${lossText(d.loss)})`;
       dot.append(t);
