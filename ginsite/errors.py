@@ -103,6 +103,11 @@ class AppError(Exception):
         super().__init__(self.message)
 
 
+# The base's own code: a fault of the site, 500.
+_STATUS_OF[AppError.code] = AppError.status
+_DECLARERS[AppError.code] = [AppError]
+
+
 def status_of(code: str) -> int:
     """The HTTP status of a refusal with ``code``: the status of the class that declares
     it (KeyError for a code no class declares)."""

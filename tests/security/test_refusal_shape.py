@@ -23,6 +23,7 @@ from django.http import HttpRequest, JsonResponse
 from django.test import Client, override_settings
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, path, resolve
 
+from ginsite import urls as site_urls
 from ginsite.errors import json_route, status_of
 from tests.security.urls import sample_paths
 from tests.security.world import World, build_world
@@ -180,6 +181,15 @@ def rogue_redirect(request: HttpRequest) -> Any:
     return redirect_to_login(request.get_full_path())
 
 
+@json_route
+def crashing_json(request: HttpRequest) -> JsonResponse:
+    raise RuntimeError("a fault of the site")
+
+
+def crashing_page(request: HttpRequest) -> JsonResponse:
+    raise RuntimeError("a fault of the site")
+
+
 ROGUE_URLS = "tests.security.rogue_urls"
 
 
@@ -190,8 +200,12 @@ def rogue_urlconf() -> Iterator[None]:
         path("api/rogue", rogue_api, name="rogue_api"),
         path("rogue.json", rogue_site_route, name="rogue_site"),
         path("rogue/redirect.json", rogue_redirect, name="rogue_redirect"),
+        path("crash.json", crashing_json, name="crash_json"),
+        path("crash/", crashing_page, name="crash_page"),
         *get_resolver().url_patterns,
     ]
+    for code in (400, 403, 404, 500):  # the site's handlers, as in ginsite/urls.py
+        setattr(module, f"handler{code}", getattr(site_urls, f"handler{code}"))
     sys.modules[ROGUE_URLS] = module
     with override_settings(ROOT_URLCONF=ROGUE_URLS):
         yield
@@ -207,3 +221,16 @@ def test_a_route_that_builds_its_own_refusal_is_found(rogue_urlconf: None) -> No
            "class says 404" in text, text
     assert "rogue_redirect: anonymous GET /rogue/redirect.json: 302: a JSON route sends to " \
            "the sign-in page" in text, text
+
+
+def test_a_fault_is_the_one_body_on_a_json_route_and_the_500_page_elsewhere(
+    rogue_urlconf: None,
+) -> None:
+    client = Client(raise_request_exception=False)
+    crashed = client.get("/crash.json")
+    assert (crashed.status_code, crashed["Content-Type"], crashed.json()["error"]["code"]) == (
+        500, "application/json", "server_error")
+    assert problems("GET", "/crash.json", crashed) == []
+    page = client.get("/crash/")
+    assert (page.status_code, page["Content-Type"].split(";")[0]) == (500, "text/html")
+    assert b"Something went wrong" in page.content
