@@ -15,10 +15,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async as sync_to_async
 from django.db import connections
 from django.test import Client
 from psycopg_pool import PoolTimeout
 
+from tests.factories import create_user
 from tests.games.sockets import Socket
 from tests.games.test_consumer import friends_match
 
@@ -111,9 +113,12 @@ def test_a_json_route_that_waits_too_long_gets_the_error_shape(small_pool: None)
 
 
 async def test_a_socket_whose_call_waits_too_long_is_told_the_site_is_busy(
-    small_pool: None, django_user_model: Any
+    small_pool: None
 ) -> None:
-    match, alice, _, _ = await friends_match(django_user_model)
+    # The players made off the event loop's thread, as the socket's calls are: this
+    # thread holds no connection of the pool of two.
+    alice, bob = await sync_to_async(lambda: (create_user("alice"), create_user("bob")))()
+    match = await friends_match(alice, bob)
     table = await Socket.open(match.pk, alice)
     # The socket's connect is over when the table chat's history has come, after the state.
     while (await table.communicator.receive_json_from(timeout=10))["type"] != "chat_history":
