@@ -123,6 +123,11 @@ class ModerationAction(models.Model):
         BAN = "ban", "Banned"
         UNBAN = "unban", "Lifted a ban"
         DELETE_ACCOUNT = "delete_account", "Deleted the account"
+        # Fair play's decisions on a case (games/fairplay/services.py); its warnings and
+        # closed accounts are WARN and BAN.
+        FAIRPLAY_DISMISS = "fairplay_dismiss", "Dismissed a fair-play case"
+        BOARD_REMOVE = "board_remove", "Removed from the boards"
+        MATCHES_VOID = "matches_void", "Voided farmed matches"
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

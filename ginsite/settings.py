@@ -125,6 +125,7 @@ INSTALLED_APPS = [
     "games.api",
     "games.analysis",
     "games.tournaments",
+    "games.fairplay",
 ]
 
 MIDDLEWARE = [
@@ -158,6 +159,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.display_preferences",
+                "games.fairplay.context_processors.notices",
             ],
         },
     },
@@ -492,3 +494,12 @@ CELERY_BEAT_SCHEDULE["tournaments-tick"] = {
 }
 CELERY_BEAT_SCHEDULE["tournaments-schedules"] = {"task": "tournaments.schedules",
                                                  "schedule": 600.0}
+# Fair play (games/fairplay, docs/operations.md "Fair play"): every 10 minutes the
+# detection summarises the newly analysed rated matches, checks their accounts against
+# their rating bands and the pairs that played, and opens cases for the moderators; it
+# deletes the hashed sign-up and session signals older than FAIRPLAY_SIGNAL_DAYS.
+CELERY_BEAT_SCHEDULE["fairplay-detect"] = {"task": "fairplay.detect", "schedule": 600.0}
+FAIRPLAY_SIGNAL_DAYS = int(os.environ.get("FAIRPLAY_SIGNAL_DAYS", "30"))
+# The false-positive rate of the assistance check, per account and check (games/fairplay/
+# signals.py): an honest account of a rating band is flagged this often by chance.
+FAIRPLAY_ASSISTANCE_ALPHA = float(os.environ.get("FAIRPLAY_ASSISTANCE_ALPHA", "0.0005"))

@@ -1,7 +1,9 @@
 """Root URL configuration."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import TemplateView
 
 from accounts.guest_signup import GuestAwareSignupView
 from ginsite.health import health
@@ -13,6 +15,12 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls")),
     path("chat/", include("games.chat.urls")),
+    path("fairplay/", include("games.fairplay.urls")),
+    # What the site keeps about players and for how long (templates/privacy.html).
+    path("privacy/", TemplateView.as_view(
+        template_name="privacy.html",
+        extra_context={"signal_days": settings.FAIRPLAY_SIGNAL_DAYS},
+    ), name="privacy"),
     path("leaderboards/", include("leaderboards.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.api.urls")),

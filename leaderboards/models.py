@@ -5,6 +5,8 @@
 - ``ComputerBoardEntry``: the all-time boards of win rate against a computer level.
 - ``Rating`` / ``RatingChange``: each player's Glicko-2 rating and its history, one
   change per player per rated match (which also makes applying a match idempotent).
+- ``BoardExclusion`` / ``VoidedMatch``: what fair play's moderators took off the boards:
+  a player, or a farmed match (no board, no rating).
 """
 
 from django.conf import settings
@@ -136,3 +138,30 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating - self.rating_before
+
+
+class BoardExclusion(models.Model):
+    """A player a moderator removed from the boards (games/fairplay): on no weekly,
+    monthly, computer or rating board, past or future, while the row exists."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="board_exclusion",
+    )
+    reason = models.CharField(max_length=300)
+    created_at = models.DateTimeField()
+
+
+class VoidedMatch(models.Model):
+    """A rated match a moderator found farmed (games/fairplay): it counts on no board
+    and for no rating; the ratings of everyone it affected were replayed without it
+    (``services.matches_void``)."""
+
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    reason = models.CharField(max_length=300)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "voided matches"

@@ -22,7 +22,15 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import Match, Seat
-from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
+from leaderboards.models import (
+    Board,
+    BoardEntry,
+    BoardExclusion,
+    ComputerBoardEntry,
+    Rating,
+    RatingChange,
+    VoidedMatch,
+)
 from leaderboards.periods import Period, period_containing
 
 TOP_ROWS = 100
@@ -80,7 +88,8 @@ def refresh_every() -> str:
 
 # The matches that count on the board of [start, end): finished, rated, not aborted,
 # and for each pair of players only their first LEADERBOARD_PAIR_LIMIT of the period
-# (3 by default; the others still count for ratings). Three lets an evening's best of
+# (3 by default; the others still count for ratings), leaving out the matches a
+# moderator voided as farmed (VoidedMatch). Three lets an evening's best of
 # three between friends count in full, while five matches are needed to be ranked:
 # nobody reaches a board by playing one accomplice, and a week's farming between
 # two accounts is worth three matches at most. The pair is
@@ -101,6 +110,7 @@ COUNTED_MATCHES_SQL = """
         JOIN {seat} b ON b.match_id = m.id AND b."index" = 1
         WHERE m.status = %(finished)s AND m.rated AND NOT m.aborted
           AND m.finished_at >= %(start)s AND m.finished_at < %(end)s
+          AND NOT EXISTS (SELECT 1 FROM {voided} v WHERE v.match_id = m.id)
     ) AS paired
     WHERE nth <= %(pair_limit)s
 """
@@ -126,7 +136,10 @@ _VIEWER_COUNTED_SQL = """
 def _rated_matches_in(period: Period, user_id: int) -> int:
     """The player's matches finished in ``period`` that count on its board, from the
     match records."""
-    tables = {"match": Match._meta.db_table, "seat": Seat._meta.db_table}
+    tables = {
+        "match": Match._meta.db_table, "seat": Seat._meta.db_table,
+        "voided": VoidedMatch._meta.db_table,
+    }
     sql = _VIEWER_COUNTED_SQL.format(counted=COUNTED_MATCHES_SQL, seat="{seat}")
     with connection.cursor() as cursor:
         cursor.execute(sql.format(**tables), {**counted_params(period), "user": user_id})
@@ -155,6 +168,7 @@ def _tables() -> dict[str, str]:
     return {
         "rating": Rating._meta.db_table,
         "user": User._meta.db_table,
+        "excluded": BoardExclusion._meta.db_table,
     }
 
 
@@ -321,6 +335,7 @@ _RATING_TOP_SQL = """
     WHERE r.rated_matches > 0
       AND (SELECT is_active AND NOT is_guest AND is_bot = %(bots)s
            FROM {user} WHERE id = r.user_id)
+      AND NOT EXISTS (SELECT 1 FROM {excluded} x WHERE x.user_id = r.user_id)
     ORDER BY r.rating DESC, r.user_id
     LIMIT %(limit)s
 """
@@ -334,16 +349,20 @@ _RATING_OWN_SQL = """
          - (SELECT COUNT(*) FROM {rating} a JOIN {user} hu ON hu.id = a.user_id
             WHERE a.rated_matches > 0 AND a.rating >= r.rating
               AND (a.rating > r.rating OR a.user_id < r.user_id)
-              AND (NOT hu.is_active OR hu.is_guest OR hu.is_bot <> %(bots)s)) AS position,
+              AND (NOT hu.is_active OR hu.is_guest OR hu.is_bot <> %(bots)s
+                   OR EXISTS (SELECT 1 FROM {excluded} x WHERE x.user_id = a.user_id)))
+           AS position,
            r.user_id, u.username AS user__username, r.rating, r.deviation, r.rated_matches
     FROM {rating} r JOIN {user} u ON u.id = r.user_id
     WHERE r.user_id = %(viewer)s AND r.rated_matches > 0 AND u.is_active AND NOT u.is_guest
       AND u.is_bot = %(bots)s
+      AND NOT EXISTS (SELECT 1 FROM {excluded} x WHERE x.user_id = r.user_id)
 """
 
 
 def rating_page(*, viewer: User | None, bots: bool = False) -> RatingPage:
-    """The all-time rating board: every active registered player with a rated match;
+    """The all-time rating board: every active registered player with a rated match
+    (but those removed from the boards);
     ``bots``: the board of BOT accounts instead (they play rated only each other)."""
     rows, own = _top_and_own(
         _RATING_TOP_SQL, _RATING_OWN_SQL, {"bots": bots}, _viewer_id(viewer)

@@ -3,7 +3,9 @@
 Boards are computed in the database (one INSERT ... SELECT ... ON CONFLICT aggregating
 the finished matches of the period, one DELETE of players no longer on it): no Python
 loop over matches or players. Re-running changes no row; a finalised board is never
-touched again. Ratings are applied once per rated match under row locks.
+touched again, but by a moderator's fair-play decision (``board_exclude``,
+``matches_void``). Ratings are applied once per rated match under row locks; voiding a
+farmed match replays the ratings it affected under a lock of the rating table.
 """
 
 from __future__ import annotations
@@ -20,7 +22,15 @@ from accounts.models import User
 from games.models import Match, Seat
 from ginsite.errors import AppError
 from leaderboards import glicko2
-from leaderboards.models import Board, BoardEntry, ComputerBoardEntry, Rating, RatingChange
+from leaderboards.models import (
+    Board,
+    BoardEntry,
+    BoardExclusion,
+    ComputerBoardEntry,
+    Rating,
+    RatingChange,
+    VoidedMatch,
+)
 from leaderboards.periods import Period, PeriodKind, period_containing
 from leaderboards.selectors import COMPUTER_BOARD_LEVELS, COUNTED_MATCHES_SQL, counted_params
 
@@ -43,12 +53,15 @@ def _tables() -> dict[str, str]:
         "seat": Seat._meta.db_table,
         "match": Match._meta.db_table,
         "user": User._meta.db_table,
+        "voided": VoidedMatch._meta.db_table,
+        "excluded": BoardExclusion._meta.db_table,
     }
 
 
 # Totals per registered, active player (not a BOT account: bots have their own rating
-# board) over the matches that count in [start, end): rated, finished, not aborted, and
-# at most LEADERBOARD_PAIR_LIMIT per pair of players (selectors.COUNTED_MATCHES_SQL).
+# board; nor one a moderator removed from the boards) over the matches that count in
+# [start, end): rated, finished, not aborted nor voided, and at most
+# LEADERBOARD_PAIR_LIMIT per pair of players (selectors.COUNTED_MATCHES_SQL).
 _PERIOD_TOTALS_SQL = """
     SELECT s.user_id AS user_id,
            SUM(s.score) AS points,
@@ -61,6 +74,7 @@ _PERIOD_TOTALS_SQL = """
     JOIN {match} m ON m.id = s.match_id
     JOIN {user} u ON u.id = s.user_id
     WHERE u.is_active AND NOT u.is_guest AND NOT u.is_bot
+      AND NOT EXISTS (SELECT 1 FROM {excluded} x WHERE x.user_id = s.user_id)
     GROUP BY s.user_id
 """.replace("{counted}", COUNTED_MATCHES_SQL)
 
@@ -105,6 +119,7 @@ _COMPUTER_TOTALS_SQL = """
     WHERE m.status = %(finished)s AND bot.bot_level = %(level)s AND m.kind <> %(offline)s
       AND NOT m.aborted
       AND u.is_active AND NOT u.is_guest AND NOT u.is_bot
+      AND NOT EXISTS (SELECT 1 FROM {excluded} x WHERE x.user_id = s.user_id)
     GROUP BY s.user_id
 """
 
@@ -220,11 +235,15 @@ def rating_apply_match(*, match_id: int) -> bool:
     """Apply a finished rated match to both players' Glicko-2 ratings (the match is one
     rating period). Returns False, changing nothing, when the match was already applied
     or is not a finished rated match between two registered players (an aborted match
-    is never rated)."""
+    is never rated, nor one a moderator voided)."""
     with transaction.atomic():
-        match = Match.objects.filter(
-            pk=match_id, status=Match.Status.FINISHED, rated=True, aborted=False
-        ).first()
+        match = (
+            Match.objects.filter(
+                pk=match_id, status=Match.Status.FINISHED, rated=True, aborted=False
+            )
+            .exclude(Exists(VoidedMatch.objects.filter(match=OuterRef("pk"))))
+            .first()
+        )
         if match is None:
             return False
         seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
@@ -288,7 +307,154 @@ def ratings_apply_pending(*, limit: int = 500) -> int:
         .annotate(players=Count("seats", filter=registered))
         .filter(players=2)
         .exclude(Exists(RatingChange.objects.filter(match=OuterRef("pk"))))
+        .exclude(Exists(VoidedMatch.objects.filter(match=OuterRef("pk"))))
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)[:limit]
     )
     return sum(rating_apply_match(match_id=pk) for pk in list(pending))
+
+
+# --- Fair play: what moderators take off the boards -------------------------------------
+
+#: A player's replayed rating that moves less than this (rating or deviation) leaves the
+#: player's stored history as it is: the effect of a voided match fades with each
+#: opponent further from it.
+REPLAY_EPSILON = 0.5
+
+
+def _recompute_periods(periods: set[Period], now: datetime) -> None:
+    for period in sorted(periods, key=lambda p: (p.kind.value, p.start)):
+        if period.start <= now:
+            board_recompute(period=period, now=now, refinalise=True)
+
+
+def board_exclude(*, user_ids: list[int], reason: str, now: datetime) -> int:
+    """Remove players from every board (fair play's moderators): the weekly and monthly
+    boards they are on, final ones included, are recomputed without them, and they
+    appear on no board, computer or rating board included, from now on. Returns how
+    many boards were recomputed."""
+    with transaction.atomic():
+        BoardExclusion.objects.bulk_create(
+            [BoardExclusion(user_id=pk, reason=reason[:300], created_at=now) for pk in user_ids],
+            ignore_conflicts=True,
+        )
+        boards = Board.objects.filter(entries__user_id__in=user_ids).distinct()
+        periods = {board.period for board in boards}
+        _recompute_periods(periods, now)
+        computer_boards_recompute()
+    return len(periods)
+
+
+def matches_void(*, match_ids: list[int], reason: str, now: datetime) -> dict[int, float]:
+    """Void farmed rated matches: they count on no board and for no rating. Their
+    rating changes are deleted and the ratings of everyone they affected are replayed
+    without them, match by match from the first of them: its two players, and each
+    later opponent of an affected player whose rating then moves by at least
+    ``REPLAY_EPSILON`` (their history rows are rewritten, their current rating set to
+    the replayed one). The boards of the periods the voided matches fall in are
+    recomputed (final ones too). Returns each affected player's rating change (new
+    rating minus the old one)."""
+    ids = sorted(set(match_ids))
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # No rating is applied meanwhile (rating_apply_match waits on its row locks);
+            # pages still read the table.
+            with connection.cursor() as cursor:
+                cursor.execute(f'LOCK TABLE "{Rating._meta.db_table}" IN EXCLUSIVE MODE')
+        VoidedMatch.objects.bulk_create(
+            [VoidedMatch(match_id=pk, reason=reason[:300], created_at=now) for pk in ids],
+            ignore_conflicts=True,
+        )
+        voided_rows = list(RatingChange.objects.filter(match_id__in=ids))
+        changed = _replay_without(voided_rows) if voided_rows else {}
+        finished = Match.objects.filter(pk__in=ids, finished_at__isnull=False).values_list(
+            "finished_at", flat=True
+        )
+        periods = {
+            period_containing(kind, at) for at in finished if at is not None for kind in PeriodKind
+        }
+        _recompute_periods(periods, now)
+    return changed
+
+
+def _stored_before(row: RatingChange, last: dict[int, RatingChange]) -> glicko2.Glicko2Rating:
+    """A player's stored rating before ``row``'s match: the rating it records, with the
+    deviation and volatility of the player's change before it (a first rated match from
+    the default rating: the defaults; a rating set without a history: the row's own)."""
+    previous = last.get(row.user_id)
+    if previous is None:
+        previous = (
+            RatingChange.objects.filter(user_id=row.user_id)
+            .filter(Q(at__lt=row.at) | Q(at=row.at, match_id__lt=row.match_id))
+            .order_by("-at", "-match_id")
+            .first()
+        )
+    if previous is not None:
+        return glicko2.Glicko2Rating(row.rating_before, previous.deviation, previous.volatility)
+    if row.rating_before == glicko2.DEFAULT_RATING:
+        return glicko2.Glicko2Rating()
+    return glicko2.Glicko2Rating(row.rating_before, row.deviation, row.volatility)
+
+
+def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
+    voided = {row.match_id for row in voided_rows}
+    start = min(row.at for row in voided_rows)
+    rows = list(RatingChange.objects.filter(at__gte=start).order_by("at", "match_id", "user_id"))
+    match_ids = {row.match_id for row in rows}
+    winners = dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "winner_seat"))
+    seat_of = {
+        (match_id, user_id): index
+        for match_id, user_id, index in Seat.objects.filter(
+            match_id__in=match_ids, user__isnull=False
+        ).values_list("match_id", "user_id", "index")
+    }
+    by_match: dict[int, list[RatingChange]] = {}
+    for row in rows:
+        by_match.setdefault(row.match_id, []).append(row)
+    state: dict[int, glicko2.Glicko2Rating] = {}
+    voided_count: dict[int, int] = {}
+    last: dict[int, RatingChange] = {}
+    rewritten: list[RatingChange] = []
+    for match_id, pair in by_match.items():  # in the order of the rows: time, then match
+        if match_id in voided:
+            for row in pair:
+                state.setdefault(row.user_id, _stored_before(row, last))
+                voided_count[row.user_id] = voided_count.get(row.user_id, 0) + 1
+                last[row.user_id] = row
+            continue
+        if len(pair) != 2 or not any(row.user_id in state for row in pair):
+            for row in pair:
+                last[row.user_id] = row
+            continue
+        before = {row.user_id: state.get(row.user_id) or _stored_before(row, last) for row in pair}
+        for row, other in ((pair[0], pair[1]), (pair[1], pair[0])):
+            winner = winners.get(match_id)
+            index = seat_of.get((match_id, row.user_id))
+            score = 0.5 if winner is None else 1.0 if winner == index else 0.0
+            new = glicko2.rate(before[row.user_id],
+                               [glicko2.GameResult(before[other.user_id], score)])
+            moved = (abs(new.rating - row.rating) >= REPLAY_EPSILON
+                     or abs(new.deviation - row.deviation) >= REPLAY_EPSILON)
+            last[row.user_id] = row
+            if row.user_id in state or moved:
+                state[row.user_id] = new
+                row.rating_before = before[row.user_id].rating
+                row.rating, row.deviation, row.volatility = (
+                    new.rating, new.deviation, new.volatility
+                )
+                rewritten.append(row)
+    RatingChange.objects.filter(match_id__in=voided).delete()
+    RatingChange.objects.bulk_update(
+        rewritten, ["rating_before", "rating", "deviation", "volatility"], batch_size=500
+    )
+    changed: dict[int, float] = {}
+    ratings = list(Rating.objects.filter(user_id__in=state))
+    for rating in ratings:
+        new = state[rating.user_id]
+        changed[rating.user_id] = new.rating - rating.rating
+        rating.rating, rating.deviation, rating.volatility = (
+            new.rating, new.deviation, new.volatility
+        )
+        rating.rated_matches = max(0, rating.rated_matches - voided_count.get(rating.user_id, 0))
+    Rating.objects.bulk_update(ratings, ["rating", "deviation", "volatility", "rated_matches"])
+    return changed
