@@ -196,12 +196,13 @@ def assistance_check(
     opened or strengthened."""
     people = population(now=now) if people is None else people
     by_user = {a.user_id: a for a in people}
+    bands = signals.Bands(people)
     cases = []
     for user_id in sorted(set(user_ids)):
         account = by_user.get(user_id)
         if account is None:
             continue
-        band = signals.band_for(account.rating, people, exclude=user_id)
+        band = bands.for_rating(account.rating, exclude=user_id)
         verdict = signals.assistance_verdict(
             account, band, alpha=settings.FAIRPLAY_ASSISTANCE_ALPHA
         )
@@ -374,11 +375,14 @@ def pair_check(
 
 
 def _base_rate(endings: tuple[int, int], own: list[signals.PairMatch]) -> float:
+    """The share of quick endings among the site's other rated matches of the window,
+    counted as if ``signals.BASE_RATE_PRIOR`` more matches had ended quickly at
+    ``signals.QUICK_BASE_RATE`` (a few matches say little about the rate)."""
     quick, total = endings
-    others = total - len(own)
-    if others <= 0:
-        return signals.QUICK_BASE_RATE
-    return max(0, quick - sum(1 for m in own if m.quick)) / others
+    others = max(0, total - len(own))
+    theirs = max(0, quick - sum(1 for m in own if m.quick))
+    prior = signals.BASE_RATE_PRIOR
+    return (theirs + prior * signals.QUICK_BASE_RATE) / (others + prior)
 
 
 def shared_signals(a: int, b: int) -> int:

@@ -24,7 +24,8 @@ of the band goes that far) and its agreement is also above the band's by
 chance of one side winning so often (``binomial_tail`` at the share the ratings before
 their first match predicted, never below one half), and of so many quick endings
 (resigned or abandoned within ``QUICK_MOVES`` moves) at the site's base rate of quick
-endings (never below ``QUICK_BASE_RATE``). Their product is the chance of such a record
+endings (its other rated matches of the window, as if ``BASE_RATE_PRIOR`` more had ended
+quickly at ``QUICK_BASE_RATE``; never below that). Their product is the chance of such a record
 between honest players; the pair is flagged when it is at most ``FARMING_ALPHA``, or at
 most ``FARMING_ALPHA_WITH_SIGNS`` with one of the other signs (a new account, a shared
 sign-up or session signal, most of an account's rated matches against the other).
@@ -33,6 +34,7 @@ The strength of the evidence is ``-log10`` of the chance.
 
 from __future__ import annotations
 
+import bisect
 import math
 import statistics
 from collections.abc import Iterable, Sequence
@@ -192,22 +194,52 @@ def _mad_sd(values: Sequence[float], centre: float) -> float:
     return 1.4826 * statistics.median(abs(v - centre) for v in values)
 
 
+class Bands:
+    """The population's accounts with at least ``MIN_DECISIONS``, sorted by rating, so
+    that each band is found by bisection (the periodic job checks many accounts
+    against one population)."""
+
+    def __init__(self, population: Sequence[AccountAccuracy]) -> None:
+        self.pool = sorted((a for a in population if a.decisions >= MIN_DECISIONS),
+                           key=lambda a: a.rating)
+        self.ratings = [a.rating for a in self.pool]
+
+    def _within(self, rating: float, width: float, exclude: int | None) -> list[AccountAccuracy]:
+        low = bisect.bisect_left(self.ratings, rating - width)
+        high = bisect.bisect_right(self.ratings, rating + width)
+        return [a for a in self.pool[low:high] if a.user_id != exclude]
+
+    def for_rating(
+        self, rating: float, *, exclude: int | None = None,
+        half_width: float = BAND_HALF_WIDTH, min_accounts: int = MIN_BAND_ACCOUNTS,
+    ) -> Band | None:
+        """The band of ``rating`` (``exclude`` left out), or None if the whole
+        population holds fewer than ``min_accounts``."""
+        total = len(self.pool) - sum(1 for a in self.pool if a.user_id == exclude)
+        if total < min_accounts:
+            return None
+        width = half_width
+        while True:
+            members = self._within(rating, width, exclude)
+            if len(members) >= min_accounts or len(members) == total:
+                break
+            width += BAND_STEP
+        return _band(rating, width, members)
+
+
 def band_for(
     rating: float, population: Sequence[AccountAccuracy], *, exclude: int | None = None,
     half_width: float = BAND_HALF_WIDTH, min_accounts: int = MIN_BAND_ACCOUNTS,
 ) -> Band | None:
     """The band of ``rating`` among ``population`` (accounts with at least
-    ``MIN_DECISIONS``, ``exclude`` left out), or None if the whole population holds
-    fewer than ``min_accounts``."""
-    pool = [a for a in population if a.decisions >= MIN_DECISIONS and a.user_id != exclude]
-    if len(pool) < min_accounts:
-        return None
-    width = half_width
-    while True:
-        members = [a for a in pool if abs(a.rating - rating) <= width]
-        if len(members) >= min_accounts or len(members) == len(pool):
-            break
-        width += BAND_STEP
+    ``MIN_DECISIONS``, ``exclude`` left out): those within ``half_width`` of it, the
+    width grown by ``BAND_STEP`` until they are ``min_accounts``; None if the whole
+    population holds fewer."""
+    return Bands(population).for_rating(rating, exclude=exclude, half_width=half_width,
+                                        min_accounts=min_accounts)
+
+
+def _band(rating: float, width: float, members: list[AccountAccuracy]) -> Band:
     losses = [a.mean_loss for a in members]
     agreements = [a.agreement for a in members]
     expected_loss = statistics.median(losses)
@@ -274,8 +306,10 @@ def assistance_verdict(
 MIN_PAIR_MATCHES = 3
 #: A match ended by resignation or abandonment within this many moves is quick.
 QUICK_MOVES = 24
-#: The least base rate of quick endings assumed between honest players.
+#: The least base rate of quick endings assumed between honest players...
 QUICK_BASE_RATE = 0.05
+#: ... and the weight of that assumption, in matches, against the site's own rate.
+BASE_RATE_PRIOR = 100
 #: Flag a pair whose record has at most this chance between honest players...
 FARMING_ALPHA = 1e-5
 #: ... or at most this with another sign (new account, shared signal, concentration).

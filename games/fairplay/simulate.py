@@ -29,8 +29,11 @@ decisions are taken by the profiles above from the player's own view and applied
 the code of a move (games/services/play.py ``Change``), one transaction a hand instead
 of one a move (the same rows, events and rating task; nothing waits on sockets);
 resignations go through ``match_resign``. Each finished hand is analysed by the
-analysis service (``hand_analyse``; the sweep's worlds ``analysis_worlds``), each
-rated match rated by the rating task on commit. After each round the detection's
+analysis service (``hand_analyse``, at most ``analysis_worlds`` worlds a decision), or
+only a share ``analysis_share`` of them drawn at random (the others stored as analysed
+with no decision: fewer judged decisions, so less evidence per match than the site,
+which analyses every hand, would have); each rated match is rated by the rating task on
+commit. After each round the detection's
 periodic job runs (``detection_run``), as beat would.
 
 **What it reports** (``simulate``'s JSON): per kind the accounts (or pairs) and how
@@ -57,6 +60,7 @@ from django.utils import timezone
 from games import services as play_services
 from games.analysis import hooks as analysis_hooks
 from games.analysis import services as analysis
+from games.analysis.models import HandAnalysis
 from games.bots import choose_action
 from games.bots.ratings import RATINGS
 from games.engine import HandState, MatchState, best_melds
@@ -244,26 +248,35 @@ def _pairs(accounts: dict[int, Account], round_: int, rng: random.Random) -> lis
 
 
 def _play_hand(match_id: int, seats: dict[int, Account], costs: Costs,
-               stop_after: int | None = None) -> int | None:
-    """Play the current hand of ``match_id`` in one transaction (at most ``stop_after``
-    actions); returns the id of the hand if it finished."""
+               each_makes: int | None = None) -> int | None:
+    """Play the current hand of ``match_id`` in one transaction (or only until each
+    seat made ``each_makes`` moves); returns the id of the hand if it finished."""
     with transaction.atomic(durable=True):
         locked = play.lock_match(match_id)
         assert locked is not None and locked.hand is not None
         hand_id = locked.hand.pk
         change = play.Change(locked, timezone.now())
-        acted = 0
+        made = [0, 0]
         while change.new_hand is None and not change.state.over:
-            if stop_after is not None and acted >= stop_after:
+            if each_makes is not None and min(made) >= each_makes:
                 break
             hand = change.state.hand
             assert hand is not None and hand.current_player is not None
             seat = hand.current_player
             change.act(seat, decide(seats[seat], change.state, costs))
-            acted += 1
+            made[seat] += 1
         finished = change.new_hand is not None or change.state.over
         change.commit(last=True)
     return hand_id if finished else None
+
+
+def _not_sampled(hand_id: int, match_id: int) -> None:
+    """A hand the run does not analyse is stored as analysed with no decision: the
+    detection reads it as a hand with nothing to judge (on the site, every hand is
+    analysed)."""
+    HandAnalysis.objects.create(hand_id=hand_id, match_id=match_id, done=True,
+                                claimed_at=timezone.now(), decisions=[],
+                                accuracy=[None, None], setting="not sampled (fairplay_sim)")
 
 
 def _analyse(hand_id: int, costs: Costs) -> None:
@@ -283,9 +296,8 @@ def play_match(a: Account, b: Account, users: dict[int, Any], costs: Costs,
              for s in Seat.objects.filter(match=match)}
     if a.profile.kind == "farmer":
         feeder = a if a.feeder else b
-        # Two moves each (the least that keeps a match from being aborted), a few more.
-        moves = 4 + 2 * feeder.rng.randrange(0, 4)
-        _play_hand(match.pk, seats, costs, stop_after=moves)
+        # Two moves each (the least that keeps a match from being aborted), or a few more.
+        _play_hand(match.pk, seats, costs, each_makes=2 + feeder.rng.randrange(0, 4))
         play_services.match_resign(match=match, user=users[feeder.user_id])
         return
     while True:
@@ -297,8 +309,12 @@ def play_match(a: Account, b: Account, users: dict[int, Any], costs: Costs,
             play_services.match_resign(match=match, user=users[trailing.user_id])
             return
         hand_id = _play_hand(match.pk, seats, costs)
-        if hand_id is not None and analyse():
+        if hand_id is None:
+            continue
+        if analyse():
             _analyse(hand_id, costs)
+        else:
+            _not_sampled(hand_id, match.pk)
 
 
 def _trailing(match: Match, seats: dict[int, Account]) -> Account | None:
@@ -391,11 +407,12 @@ def _figures(accounts: dict[int, Account]) -> dict[int, dict[str, float]]:
     """Every account's final figures and its verdict against its band."""
     now = timezone.now()
     people = services.population(now=now)
+    bands = signals.Bands(people)
     result = {}
     for account in people:
         if account.user_id not in accounts:
             continue
-        band = signals.band_for(account.rating, people, exclude=account.user_id)
+        band = bands.for_rating(account.rating, exclude=account.user_id)
         verdict = signals.assistance_verdict(account, band)
         result[account.user_id] = {
             "decisions": account.decisions, "mean_loss": round(account.mean_loss, 4),

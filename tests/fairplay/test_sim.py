@@ -45,8 +45,10 @@ def test_a_small_simulation_runs_end_to_end_and_leaves_the_site_database_alone(
     assert 0 <= result["honest"]["flagged"] <= 4
     assert {"flagged", "median_matches_to_flag"} <= set(result["assisted"])
     assert result["seconds"] > 0 and result["cost"]["detection_runs"] == 3
-    for row in result["accounts"]["honest"] + result["accounts"]["assisted"]:
+    rows = result["accounts"]["honest"] + result["accounts"]["assisted"]
+    for row in rows:
         assert row["matches"] in (2, 3)  # one sits out a round when the count is odd
+    assert any(row.get("decisions") for row in rows)  # judged decisions summarised
     printed = run.stdout + run.stderr
     assert "nothing is written to the site's database" in printed
     assert "Farming pairs flagged: 1 of 1 (100.0%), median after 3 matches." in printed
