@@ -199,10 +199,17 @@ class Bands:
     that each band is found by bisection (the periodic job checks many accounts
     against one population)."""
 
+    #: A band of at least this many accounts is shared by the ratings of one
+    #: ``SHARED_STEP`` (and holds the account itself): one account is under half a
+    #: percent of it.
+    SHARED_FROM = 200
+    SHARED_STEP = 5.0
+
     def __init__(self, population: Sequence[AccountAccuracy]) -> None:
         self.pool = sorted((a for a in population if a.decisions >= MIN_DECISIONS),
                            key=lambda a: a.rating)
         self.ratings = [a.rating for a in self.pool]
+        self._shared: dict[tuple[float, float, int], Band] = {}
 
     def _within(self, rating: float, width: float, exclude: int | None) -> list[AccountAccuracy]:
         low = bisect.bisect_left(self.ratings, rating - width)
@@ -218,6 +225,15 @@ class Bands:
         total = len(self.pool) - sum(1 for a in self.pool if a.user_id == exclude)
         if total < min_accounts:
             return None
+        if self.SHARED_FROM >= min_accounts:
+            centre = round(rating / self.SHARED_STEP) * self.SHARED_STEP
+            key = (centre, half_width, min_accounts)
+            if key in self._shared:
+                return self._shared[key]
+            wide = self._within(centre, half_width, None)
+            if len(wide) >= self.SHARED_FROM:
+                self._shared[key] = _band(centre, half_width, wide)
+                return self._shared[key]
         width = half_width
         while True:
             members = self._within(rating, width, exclude)

@@ -220,3 +220,16 @@ def test_a_quick_ending_is_a_resignation_or_abandonment_within_the_quick_moves()
     assert PairMatch(1, "a", "abandon", 3, 0, 0, 0, 0).quick
     assert not PairMatch(1, "a", "resign", signals.QUICK_MOVES + 1, 0, 0, 0, 0).quick
     assert not PairMatch(1, "a", "target", 3, 0, 0, 0, 0).quick
+
+
+def test_a_big_band_is_shared_by_nearby_ratings():
+    rng = random.Random(4)
+    people = [_honest(i, 1400 + rng.uniform(0, 200), rng) for i in range(1000)]
+    bands = signals.Bands(people)
+    band = bands.for_rating(1500.4, exclude=7)
+    assert band is not None and band.accounts >= signals.Bands.SHARED_FROM
+    assert bands.for_rating(1501.9, exclude=8) is band  # the same 5 points
+    assert bands.for_rating(1530.0) is not band
+    exact = signals.Bands(people[:150]).for_rating(1500.4)  # small: computed for itself
+    assert exact is not None and exact.accounts < signals.Bands.SHARED_FROM
+    assert band.expected_loss == pytest.approx(0.6, abs=0.02)
