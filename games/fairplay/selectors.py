@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import ModerationAction, User
@@ -160,11 +160,3 @@ def case_page(*, case: Case) -> dict[str, Any]:
         page["matches"] = case.evidence.get("matches", [])
         page["names"] = case.evidence.get("accounts", {})
     return page
-
-
-def open_cases_count() -> int:
-    return Case.objects.filter(status=Case.Status.OPEN).count()
-
-
-def cases_by_kind() -> dict[str, int]:
-    return dict(Case.objects.values("kind").annotate(n=Count("pk")).values_list("kind", "n"))

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Permission
 from django.core.exceptions import PermissionDenied
 from django.test import RequestFactory
 from django.urls import reverse
@@ -363,3 +364,38 @@ def test_the_detection_is_a_periodic_job_of_beat_and_the_embedded_scheduler():
     app.loader.import_default_modules()
     app.tasks["fairplay.detect"].apply()
     assert DetectionRun.objects.count() == 1
+
+
+def test_the_case_page_shows_accuracy_against_the_band_and_refuses_a_reader_deciding(client):
+    now = timezone.now()
+    rival = create_user("rival")
+    rows = []
+    for i in range(24):
+        match = create_finished_match([create_user(f"p{i}"), rival], winner=0, finished_at=now)
+        rows.append(MatchAccuracy(user=match.seats.get(index=0).user, match=match,
+                                  rating=1500.0, decisions=800, loss_sum=(0.55 + 0.005 * i) * 800,
+                                  loss_squares=6.0 * 800, agreements=int(0.92 * 800),
+                                  finished_at=now))
+    cheat = create_user("cheat")
+    for _ in range(3):
+        match = create_finished_match([cheat, rival], winner=0, finished_at=now)
+        rows.append(MatchAccuracy(user=cheat, match=match, rating=1500.0, decisions=200,
+                                  loss_sum=40.0, loss_squares=400.0, agreements=194,
+                                  finished_at=now))
+    MatchAccuracy.objects.bulk_create(rows)
+    [case] = services.assistance_check(user_ids=[cheat.pk], now=now)
+    url = reverse("admin:fairplay_case_change", args=[case.pk])
+    client.force_login(create_moderator("mod"))
+    page = client.get(url).content.decode()
+    assert "Accuracy against the rating band over time" in page
+    assert page.count("<circle") == 3 and "<polyline" in page
+    assert "cheat: mean loss 0.200" in page
+    reader = create_user("reader", staff=True)
+    reader.user_permissions.add(Permission.objects.get(codename="view_case"))
+    client.force_login(reader)
+    assert client.get(url).status_code == 200
+    assert "You may read cases but not decide them" in client.get(url).content.decode()
+    answer = client.post(url, {"decision": "warn", "reason": "no"})
+    assert answer.status_code == 403
+    case.refresh_from_db()
+    assert case.status == Case.Status.OPEN and not Warning.objects.exists()
