@@ -58,6 +58,9 @@ fair-play rule applied.
     after commit.
   - games/api/events.py ``on_match_finished``, after_commit: ``matchFinish`` on the
     players' event streams.
+  - games/fairplay/hooks.py ``on_match_finished``, after_commit: a rated match's pair
+    checked for farming on the worker, off the request path (a check that fails is
+    logged; the periodic detection reads the pair again).
 
 ``PlayerRestricted``: fair play closed rated play to a player who left too many rated
 matches (games/services/fairplay.py). Published by games/services/play.py

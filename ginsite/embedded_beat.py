@@ -20,12 +20,14 @@ path as under a worker; a failing job is logged and the others go on.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
@@ -39,12 +41,26 @@ MAX_SLEEP_SECONDS = 5.0
 Runner = Callable[[str, tuple, dict], None]
 
 
+def _import_tasks_modules() -> None:
+    """Import each app's ``tasks`` module, which registers its tasks (what Celery's
+    autodiscovery finds). Not ``app.loader.import_default_modules()``: with Django, that
+    runs ``django.setup()`` again, whose logging configuration undoes the levels a
+    command set for its run (a simulator's quiet)."""
+    for config in apps.get_app_configs():
+        module = f"{config.name}.tasks"
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
 def run_task(name: str, args: tuple, kwargs: dict) -> None:
     """Run the registered Celery task ``name`` in this thread, as a worker would."""
     from ginsite.celery import app
 
     if name not in app.tasks:
-        app.loader.import_default_modules()  # the apps' tasks modules (autodiscovery)
+        _import_tasks_modules()
     result = app.tasks[name].apply(args=args, kwargs=kwargs, throw=False)
     if result.failed():
         logger.error("embedded beat: %s failed: %r\n%s", name, result.result, result.traceback)

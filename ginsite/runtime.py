@@ -52,6 +52,10 @@ class Scheduler(Protocol):
     def start_periodic(self) -> None:
         """Make sure the periodic jobs (the beat schedule) run."""
 
+    def wait_for_background(self) -> None:
+        """Return once the background tasks this process queued have run (a command
+        that runs the site's work in-process, such as a simulator, waits for them)."""
+
 
 class Publisher(Protocol):
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -74,6 +78,9 @@ class CeleryScheduler:
 
     def start_periodic(self) -> None:
         """``celery beat`` runs them."""
+
+    def wait_for_background(self) -> None:
+        """The workers run them, in their own processes."""
 
 
 class TimerScheduler:
@@ -111,7 +118,13 @@ class TimerScheduler:
     def _work(self) -> None:
         while True:
             task, kwargs = self._background.get()
-            _run_task(task, kwargs)
+            try:
+                _run_task(task, kwargs)
+            finally:
+                self._background.task_done()
+
+    def wait_for_background(self) -> None:
+        self._background.join()
 
     def cancel_all(self) -> None:
         """Forget every pending timer (tests of the embedded mode call this)."""

@@ -231,7 +231,10 @@ def test_beat_runs_an_arena_from_the_staff_schedule(site: Any, new_page: Any) ->
     admin.fill("#id_duration_minutes", "30")
     admin.fill("#id_create_ahead_hours", "1")
     admin.click("input[name=_save]")
-    admin.locator(".messagelist .success").wait_for()
+    # The admin's answer: its success message, or the form again with what was wrong
+    # (named in the failure). Saved on a busy machine, it can take longer than a click.
+    admin.locator(".messagelist .success, .errornote").first.wait_for(timeout=60_000)
+    assert admin.locator(".errornote").count() == 0, admin.locator("#content").inner_text()
     assert not Tournament.objects.exists()
 
     off_the_event_loop(_beat_due_for_schedules)

@@ -47,13 +47,14 @@ def play_moves(match: Match, count: int) -> None:
 
 def farm(winner, feeder) -> Match:
     """A rated match through the services: both make their moves, the feeder resigns;
-    rated as the task on commit would."""
+    rated as the task on commit would (here, or already by a running worker)."""
     match = create_match(winner, feeder)
     play_moves(match, 8)
     play.match_resign(match=match, user=feeder)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and not match.aborted
-    assert rating_apply_match(match_id=match.pk)
+    rating_apply_match(match_id=match.pk)
+    assert RatingChange.objects.filter(match=match).count() == 2
     return match
 
 

@@ -59,6 +59,7 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("health", "", expect("200")),
     ("games:home", "", expect("200")),
     ("games:fairness", "", expect("200")),
+    ("privacy", "", expect("200")),
     ("games:offline", "the offline table: the same page for everyone", expect("200")),
     ("games:offline_account", "who is signed in (for the offline page)", expect("200")),
     ("games:service_worker", "", expect("200")),
@@ -144,6 +145,8 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
     ("chat:block", "carol: not oneself, not as a guest", {"json": {"username": "carol"}},
      signed_in_json("200", guest="403", other="400")),
     ("chat:unblock", "", {"json": {"username": "carol"}}, signed_in_json("200")),
+    ("fairplay:notice_read", "an unknown notice: nothing is marked read", {},
+     signed_in("home")),
     ("analysis:hint", "a friend match: no hints for anyone", {"json": {}}, expect("403")),
     ("tournaments:new", "an empty form creates nothing", {}, signed_in("400")),
     *[(name, "an unknown tournament", {}, signed_in("404"))

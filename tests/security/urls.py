@@ -44,6 +44,8 @@ def sample_paths(world: World) -> dict[str, str]:
         "games:replay": f"/match/{f}/hand/1/replay/",
         "games:deal": f"/match/{f}/hand/1/deal.json",
         "games:fairness": "/fairness/",
+        "privacy": "/privacy/",
+        "fairplay:notice_read": "/fairplay/notices/999999/read",
         "games:offline": "/play/offline/",
         "games:offline_account": "/play/offline/account/",
         "games:offline_upload": "/play/offline/upload/",

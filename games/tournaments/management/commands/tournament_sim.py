@@ -36,6 +36,7 @@ from django.db import connection
 from django.test.utils import override_settings
 
 from games.tournaments.simulate import check_summary, simulate
+from ginsite import runtime
 
 #: Standings rows printed in the readable summary (the JSON has them all).
 SHOWN_ROWS = 20
@@ -99,6 +100,9 @@ class Command(BaseCommand):
                                   rounds=options["rounds"], minutes=options["minutes"],
                                   level=options["level"], seed=options["seed"],
                                   target=options["target"])
+                # What the matches set going in the background (fair play's checks, the
+                # next pairings) runs in this database, as quietly as the rest.
+                runtime.scheduler().wait_for_background()
         except ValueError as error:
             raise CommandError(str(error)) from error
         _write_summary(report, result, options, site=site)
