@@ -107,6 +107,12 @@ def test_a_moderator_removes_a_farming_pair_from_the_boards(
     player.locator("[data-fairplay-notice]").filter(
         has_text="removed you from the leaderboards").wait_for(state="detached")
 
+    # What is kept about them, and for how long, is on the privacy page (the footer).
+    player.click("footer a[href='/privacy/']")
+    player.locator("#privacy-fairplay").wait_for()
+    assert "Signals are deleted after 30 days" in player.locator("main").inner_text()
+    player.screenshot(path=str(SCREENSHOTS / "fairplay-privacy.png"), full_page=True)
+
     # The moderation log has the decision, with the moderator and the reason.
     mod.goto(f"{base}/admin/accounts/moderationaction/")
     log = mod.locator("#result_list").inner_text()
