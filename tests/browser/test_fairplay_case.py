@@ -50,7 +50,9 @@ def test_a_moderator_removes_a_farming_pair_from_the_boards(
     now = timezone.now()
     for kind in PeriodKind:
         board_recompute(period=period_containing(kind, now), now=now)
-    assert fairplay.detection_run().cases_opened == 1  # what beat runs every 10 minutes
+    # What beat runs every 10 minutes (the worker's check after each match may have
+    # opened the case already): one case, for the pair.
+    fairplay.detection_run()
     case = Case.objects.get()
 
     # Before: the farmer is on the weekly board.
