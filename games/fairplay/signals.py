@@ -13,9 +13,10 @@ with the accounts of its rating band (``band_for``: the accounts whose rating is
 expected loss and agreement are its medians, and the spread of honest accounts around
 them is the band's robust spread (1.4826 × the median absolute deviation) less the
 sampling noise of their own means. The account's ``z`` is how many standard deviations
-its mean loss lies below the band's, where the standard deviation adds its own
-sampling noise (its decisions' spread over the square root of their number) to the
-band's spread: few decisions, wide margin. It is flagged when ``z`` reaches
+its mean loss lies below the band's, where the standard deviation adds the sampling
+noise an honest account of the band would have over as many decisions (the band's
+spread of one decision over the square root of their number; for agreement, that of
+the band's rate) to the band's spread: few decisions, wide margin. It is flagged when ``z`` reaches
 ``z_for_rate(alpha)`` (one-sided, normal: ``alpha`` is the chance that an honest account
 of the band goes that far) and its agreement is also above the band's by
 ``CONFIRM_Z``, over at least ``MIN_DECISIONS`` decisions.
@@ -188,6 +189,8 @@ class Band:
     loss_spread: float
     expected_agreement: float
     agreement_spread: float
+    #: The spread of one decision's loss in the band (the median of its accounts').
+    decision_sd: float = 0.0
 
 
 def _mad_sd(values: Sequence[float], centre: float) -> float:
@@ -272,6 +275,7 @@ def _band(rating: float, width: float, members: list[AccountAccuracy]) -> Band:
         low=round(rating - width, 1), high=round(rating + width, 1), accounts=len(members),
         expected_loss=expected_loss, loss_spread=loss_spread,
         expected_agreement=expected_agreement, agreement_spread=agreement_spread,
+        decision_sd=statistics.median(a.loss_sd for a in members),
     )
 
 
@@ -296,9 +300,16 @@ def assistance_verdict(
     allows at the false-positive rate ``alpha``."""
     if band is None or account.decisions < min_decisions:
         return AssistanceVerdict(0.0, 0.0, 1.0, False)
-    sd = math.sqrt(band.loss_spread**2 + account.loss_noise**2)
+    # The sampling noise an honest account of the band would have over as many
+    # decisions: the band's spread of a decision, not the account's own (an account
+    # whose few decisions happened to be flawless has none).
+    n = account.decisions
+    noise = max(band.decision_sd, account.loss_sd) / math.sqrt(n)
+    sd = math.sqrt(band.loss_spread**2 + noise**2)
     z = (band.expected_loss - account.mean_loss) / sd
-    agreement_sd = math.sqrt(band.agreement_spread**2 + account.agreement_noise**2)
+    p0 = band.expected_agreement
+    agreement_noise = math.sqrt(max(p0 * (1.0 - p0), 1e-6) / n)
+    agreement_sd = math.sqrt(band.agreement_spread**2 + agreement_noise**2)
     agreement_z = (account.agreement - band.expected_agreement) / agreement_sd
     chance = normal_tail(z)
     flagged = z >= z_for_rate(alpha) and agreement_z >= CONFIRM_Z

@@ -233,3 +233,19 @@ def test_a_big_band_is_shared_by_nearby_ratings():
     exact = signals.Bands(people[:150]).for_rating(1500.4)  # small: computed for itself
     assert exact is not None and exact.accounts < signals.Bands.SHARED_FROM
     assert band.expected_loss == pytest.approx(0.6, abs=0.02)
+
+
+def test_a_short_flawless_stretch_is_judged_by_the_bands_noise_not_its_own():
+    """150 decisions without a single loss: the account's own spread is nil, but an
+    honest account of the band has such a stretch now and then."""
+    people = _band_population()
+    band = signals.band_for(1500.0, people)
+    lucky = AccountAccuracy(9, 1500.0, signals.MIN_DECISIONS, 0.0, 0.0, 1.0, 2)
+    verdict = signals.assistance_verdict(lucky, band)
+    assert band is not None and band.decision_sd == pytest.approx(2.4)
+    assert verdict.z == pytest.approx(
+        band.expected_loss / math.sqrt(band.loss_spread**2 + 2.4**2 / signals.MIN_DECISIONS),
+        abs=0.01)
+    assert verdict.z < signals.z_for_rate(signals.ASSISTANCE_ALPHA)
+    assert not verdict.flagged
+
