@@ -15,6 +15,9 @@ class User(AbstractUser):
     is_guest = models.BooleanField(default=False)
     # A BOT account: a program playing through the bot API (games/api), for good.
     is_bot = models.BooleanField(default=False)
+    # The language the site speaks to this player (a code of settings.LANGUAGES), chosen
+    # in the footer; blank: the browser's (ginsite/i18n.py).
+    language = models.CharField(max_length=10, blank=True, default="")
 
     @property
     def display_name(self) -> str:
