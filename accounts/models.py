@@ -1,10 +1,12 @@
-"""The site's User model (custom from the first migration), display preferences, and
+"""The site's User model (custom from the first migration), table settings, and
 moderation state: mutes, bans, warnings and the audit log of every moderation action."""
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -27,12 +29,43 @@ class User(AbstractUser):
 
 
 class Profile(models.Model):
-    """A player's display preferences (one row per user, created on first use)."""
+    """A player's table settings (one row per user, created on first use): how the
+    cards and the table look, move and sound, how the hand is sorted, and how a discard
+    is made. accounts/display.py turns them into the attributes of every page's <html>
+    (and back, for a guest's browser settings carried over on sign-up)."""
 
     class CardStyle(models.TextChoices):
-        CLASSIC = "classic", "Classic"
-        LARGE = "large", "Large indices"
-        MINIMAL = "minimal", "Minimal"
+        CLASSIC = "classic", _("Classic")
+        LARGE = "large", _("Large indices")
+        MINIMAL = "minimal", _("Minimal")
+
+    class CardSize(models.TextChoices):
+        SMALL = "small", _("Small")
+        MEDIUM = "medium", _("Medium")
+        LARGE = "large", _("Large")
+        HUGE = "huge", _("Extra large")
+
+    class CardBack(models.TextChoices):
+        RED = "red", _("Red lattice")
+        BLUE = "blue", _("Blue lattice")
+        GREEN = "green", _("Green plain")
+
+    class Theme(models.TextChoices):
+        GREEN = "green", _("Green felt")
+        BLUE = "blue", _("Blue felt")
+        WINE = "wine", _("Burgundy felt")
+        CONTRAST = "contrast", _("High contrast")
+
+    class Motion(models.TextChoices):
+        AUTO = "auto", _("As my device asks (none if it asks for reduced motion)")
+        NORMAL = "normal", _("Normal")
+        FAST = "fast", _("Fast")
+        NONE = "none", _("None")
+
+    class HandSort(models.TextChoices):
+        MELDS = "melds", _("By melds")
+        RANK = "rank", _("By rank")
+        SUIT = "suit", _("By suit")
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
@@ -40,8 +73,18 @@ class Profile(models.Model):
     card_style = models.CharField(
         max_length=16, choices=CardStyle.choices, default=CardStyle.CLASSIC
     )
-    sound_on = models.BooleanField(default=True)
+    card_size = models.CharField(max_length=8, choices=CardSize.choices, default=CardSize.MEDIUM)
     four_colour_deck = models.BooleanField(default=True)
+    card_back = models.CharField(max_length=8, choices=CardBack.choices, default=CardBack.RED)
+    theme = models.CharField(max_length=8, choices=Theme.choices, default=Theme.GREEN)
+    motion = models.CharField(max_length=8, choices=Motion.choices, default=Motion.AUTO)
+    sound_on = models.BooleanField(default=True)
+    volume = models.PositiveSmallIntegerField(
+        default=70, validators=[MinValueValidator(0), MaxValueValidator(100)]
+    )
+    hand_sort = models.CharField(max_length=8, choices=HandSort.choices, default=HandSort.MELDS)
+    left_handed = models.BooleanField(default=False)
+    confirm_discard = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"Profile of {self.user.username}"
