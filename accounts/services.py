@@ -257,9 +257,13 @@ class _Warn(ModerationStep[Warning]):
     resolution = "Author warned: {reason}"
 
     def do(self) -> tuple[Warning, dict[str, Any]]:
-        return Warning.objects.create(
+        warning = Warning.objects.create(
             user=self.target, reason=self.reason, created_by=self.staff
-        ), {}
+        )
+        events.publish(events.PlayerModerated(
+            user_id=self.target.pk, action="warn", reason=self.reason
+        ))
+        return warning, {}
 
     def notify(self, result: Warning) -> None:
         broadcast.user_notice(
@@ -293,6 +297,9 @@ class _Mute(ModerationStep[Mute]):
             user=self.target, until=until, reason=self.reason, created_by=self.staff
         )
         return mute, {"until": until.isoformat(), "minutes": self.duration // timedelta(minutes=1)}
+        events.publish(events.PlayerModerated(
+            user_id=self.target.pk, action="mute", reason=self.reason, until=until
+        ))
 
     def resolution_text(self, result: Mute) -> str:
         return f"Author muted until {result.until:%Y-%m-%d %H:%M} UTC: {self.reason}"

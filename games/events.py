@@ -77,8 +77,18 @@ matches (games/services/fairplay.py). Published by games/services/play.py
   - games/hooks.py ``on_account_closed``, in_transaction: out of the queue, every match
     in play resigned, with the deletion or not at all.
 
-Not events: a bot-API challenge is made, answered and streamed by games/api alone (one
-app both publishes and listens: games/api/events.py is called directly); the fair-play
+``ChallengeOffered``: a player challenged another. Published by games/api/services.py
+``challenge_create``, in its transaction.
+  - social/hooks.py ``on_challenge_offered``, after_commit: a notification to the
+    challenged player (live on their open pages; an e-mail if they are away).
+
+``PlayerModerated``: a moderator warned or muted a player. Published by
+accounts/services.py ``user_warn`` and ``user_mute``, in their transaction.
+  - social/hooks.py ``on_player_moderated``, after_commit: a notification to the player.
+
+Not events: a bot-API challenge is streamed and answered by games/api alone (one
+app both publishes and listens: games/api/events.py is called directly; it publishes
+``ChallengeOffered`` for the apps that listen); the fair-play
 rule (games/services/fairplay.py) is the core's own and runs before ``MatchFinished``.
 What the core's pages show from other apps is asked, not told (games/pages.py), as is
 who reads and writes a tournament's chat room (games/chat/rooms.py).
@@ -217,7 +227,35 @@ class PlayerRestricted(Event):
     offence: int
 
 
+@dataclass(frozen=True, kw_only=True)
+class ChallengeOffered(Event):
+    """A player challenged another to a match (games/api ``challenge_create``: from a
+    profile, the friends list or the bot API)."""
+
+    publisher: ClassVar[str] = "games.api"
+
+    challenge_id: int
+    challenger_id: int
+    dest_id: int
+    variant: str
+    rated: bool
+
+
 # --- accounts -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlayerModerated(Event):
+    """A moderator decided about a player who keeps playing: a warning or a mute
+    (``action``: ``warn``, ``mute``; ``until``: the end of a mute)."""
+
+    publisher: ClassVar[str] = "accounts"
+
+    user_id: int
+    action: str
+    reason: str
+    until: datetime | None = None
+
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "games.analysis",
     "games.tournaments",
     "games.fairplay",
+    "social",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +161,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.display_preferences",
                 "games.fairplay.context_processors.notices",
+                "social.context_processors.bell",
             ],
         },
     },
@@ -334,6 +336,11 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+elif os.environ.get("EMAIL_FILE_PATH"):
+    # Each e-mail a file in that directory (the tests read the outbox of the server and
+    # worker processes they start: tests/workers.py).
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Gin Rummy <noreply@localhost>")
@@ -503,3 +510,8 @@ FAIRPLAY_SIGNAL_DAYS = int(os.environ.get("FAIRPLAY_SIGNAL_DAYS", "30"))
 # The false-positive rate of the assistance check, per account and check (games/fairplay/
 # signals.py): an honest account of a rating band is flagged this often by chance.
 FAIRPLAY_ASSISTANCE_ALPHA = float(os.environ.get("FAIRPLAY_ASSISTANCE_ALPHA", "0.0005"))
+# Friends and notifications (social/): the address e-mails link back to (no request
+# there: they are sent by the worker), and how long a player counts as online after
+# their last sign of life on a page's notification socket (it pings every 30 s).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SOCIAL_ONLINE_SECONDS = int(os.environ.get("SOCIAL_ONLINE_SECONDS", "75"))

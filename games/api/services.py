@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.db import transaction
 
+from games import events as domain_events
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.models import Match, Seat
@@ -117,6 +118,10 @@ def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> 
             challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
         )
         events.challenge_offered(challenge)
+        domain_events.publish(domain_events.ChallengeOffered(
+            challenge_id=challenge.pk, challenger_id=user.pk, dest_id=dest.pk,
+            variant=variant, rated=rated,
+        ))
     return challenge
 
 

@@ -1,0 +1,121 @@
+"""The notification socket ``/ws/notifications/``: one per tab of every page that is not
+a table (a table has its match socket). Signed-in registered players only (others are
+closed with 4001). It keeps the player online while it lives (a ``ping`` every 30 s
+renews the mark: social/services.py ``presence_*``) and brings their notifications live:
+
+Server -> client: ``unread`` ``{"unread": n}`` on connect and whenever the count changes
+elsewhere (a notification opened in another tab); ``notification`` ``{"notification":
+{id, kind, text, url, created_at}, "unread": n}`` for each new one, its text in the
+language of the page that opened the socket; ``error``.
+Client -> server: ``{"type": "ping"}`` (JSON text frames, max 1 KiB). docs/protocol.md,
+"Notifications". A socket hears its own player's group ``notify.<id>`` alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import HttpRequest
+from django.utils import translation
+
+from games import broadcast as games_broadcast
+from ginsite.errors import AppError, error_frame
+from ginsite.ratelimit import TokenBucket
+
+from . import selectors, services, texts
+
+logger = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 1024
+CLOSE_NOT_SIGNED_IN = 4001
+RATE_BURST = 5
+RATE_PER_SECOND = 0.5
+
+
+def _language(scope: dict[str, Any]) -> str:
+    """The page's language, as Django would choose it for the page's own request."""
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
+class NotificationConsumer(AsyncWebsocketConsumer):
+    user_id: int | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated or user.is_guest:
+            await self.close(code=CLOSE_NOT_SIGNED_IN)
+            return
+        self.user_id = user.pk
+        self.language = _language(self.scope)
+        self.frames = TokenBucket(RATE_BURST, RATE_PER_SECOND)
+        await self.accept()
+        games_broadcast.bind_event_loop(asyncio.get_running_loop())
+        await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
+        unread = await database_sync_to_async(self._open)()
+        await self._send({"type": "unread", "unread": unread})
+
+    def _open(self) -> int:
+        assert self.user_id is not None
+        services.presence_open(user_id=self.user_id)
+        return selectors.unread_count_of(user_id=self.user_id)
+
+    async def disconnect(self, code: int) -> None:
+        if self.user_id is None:
+            return
+        await self.channel_layer.group_discard(
+            services.notify_group(self.user_id), self.channel_name
+        )
+        await database_sync_to_async(services.presence_close)(user_id=self.user_id)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if not self.frames.take():
+            await self._error("rate_limited", "Too many messages; slow down.")
+            return
+        if len(raw.encode("utf-8")) > MAX_FRAME_BYTES:
+            await self._error("frame_too_large", f"Frames are limited to {MAX_FRAME_BYTES} bytes.")
+            return
+        try:
+            content = json.loads(raw)
+        except (ValueError, RecursionError):
+            await self._error("bad_json", "Send JSON text frames.")
+            return
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error("bad_message", 'A message is a JSON object with a "type".')
+            return
+        if content["type"] != "ping":
+            await self._error("unknown_type", f"Unknown message type {content['type'][:40]!r}.")
+            return
+        assert self.user_id is not None
+        await database_sync_to_async(services.presence_renew)(user_id=self.user_id)
+
+    # --- group events (social/services.py) ---------------------------------------------
+
+    async def notify_new(self, event: dict[str, Any]) -> None:
+        notification = dict(event["notification"])
+        with translation.override(self.language):
+            notification["text"] = texts.notification_text(
+                notification["kind"], notification.pop("params", {})
+            )
+        await self._send(
+            {"type": "notification", "notification": notification, "unread": event["unread"]}
+        )
+
+    async def notify_unread(self, event: dict[str, Any]) -> None:
+        await self._send({"type": "unread", "unread": event["unread"]})
+
+    async def _send(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+    async def _error(self, code: str, message: str) -> None:
+        await self._send(error_frame(AppError(message, code=code)))

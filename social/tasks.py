@@ -1,0 +1,11 @@
+"""Celery tasks of the social side: the e-mail of one notification, off the request path
+(social/services.py ``email_send``: it may run twice, the hourly limit sends one)."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="social.email_send", acks_late=True, ignore_result=True)
+def email_send(notification_id: int) -> None:
+    services.email_send(notification_id=notification_id)
