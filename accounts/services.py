@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import events
 from games.chat import broadcast
@@ -424,6 +425,18 @@ def profile_update(
         },
     )
     return profile
+
+
+def user_language_set(*, user: User, language: str) -> User:
+    """Save the language the site speaks to ``user`` (a code of settings.LANGUAGES;
+    blank: the browser's)."""
+    from django.conf import settings
+
+    if language and language not in dict(settings.LANGUAGES):
+        raise AccountError(_("The site does not speak that language."))
+    User.objects.filter(pk=user.pk).update(language=language)
+    user.language = language
+    return user
 
 
 def account_delete(*, user: User) -> None:

@@ -6,15 +6,18 @@ the work."""
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from games.chat.selectors import blocked_between, blocked_users
 from ginsite.http import SignedInRequest
+from ginsite.i18n import supported
 
 from . import selectors, services
 from .models import Profile
@@ -119,6 +122,28 @@ def account_delete(request: SignedInRequest) -> HttpResponse:
     logout(request)
     messages.info(request, "Your account is deleted. Your past matches stay as “deleted player”.")
     return redirect("/")
+
+
+@require_POST
+def language_choose(request: HttpRequest) -> HttpResponse:
+    """The footer's chooser: the page comes back in the chosen language, at the same
+    address. Saved on the account when signed in (guests too), and in a cookie for
+    everyone (a visitor's only record of it)."""
+    language = supported(request.POST.get("language", "")) or settings.LANGUAGE_CODE
+    if request.user.is_authenticated:
+        services.user_language_set(user=request.user, language=language)  # type: ignore[arg-type]
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    response = redirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language,
+        max_age=settings.LANGUAGE_COOKIE_AGE, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=request.is_secure(),
+    )
+    return response
 
 
 def etiquette(request: HttpRequest) -> HttpResponse:

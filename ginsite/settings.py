@@ -141,6 +141,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "ginsite.logs.RequestLogMiddleware",
+    # The language (the account's, the chooser's cookie, the browser's) and time zone.
+    "ginsite.i18n.SiteLocaleMiddleware",
     # Any refusal (an AppError) a view raises: its one reply (ginsite/errors.py).
     "ginsite.errors.RefusalMiddleware",
 ]
@@ -346,7 +348,23 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Gin Rummy <noreply@localhost>")
 
 # --- I18N, static ----------------------------------------------------------------
-LANGUAGE_CODE = "en-us"
+# The site speaks these languages (ginsite/i18n.py: the account's choice, else the
+# chooser's cookie, else the browser's); the translations are in locale/, compiled
+# .mo files committed, so running the site needs no gettext.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("es", "Español"),
+    ("pt-br", "Português (Brasil)"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("it", "Italiano"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+# Times are stored in UTC and shown in the browser's zone (the tz cookie); the boards'
+# weeks and months are UTC.
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,7 +6,9 @@ from django.urls import include, path
 from django.views.generic import TemplateView
 
 from accounts.guest_signup import GuestAwareSignupView
+from accounts.views import language_choose
 from ginsite.health import health
+from ginsite.i18n import javascript_catalog
 
 urlpatterns = [
     path("healthz", health, name="health"),
@@ -14,6 +16,9 @@ urlpatterns = [
     path("accounts/signup/", GuestAwareSignupView.as_view(), name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("players/", include("accounts.urls")),
+    # The footer's language chooser, and the browser code's translations per language.
+    path("language/", language_choose, name="language"),
+    path("jsi18n/<str:language>.js", javascript_catalog, name="javascript_catalog"),
     path("chat/", include("games.chat.urls")),
     path("fairplay/", include("games.fairplay.urls")),
     # What the site keeps about players and for how long (templates/privacy.html).

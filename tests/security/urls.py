@@ -45,6 +45,8 @@ def sample_paths(world: World) -> dict[str, str]:
         "games:deal": f"/match/{f}/hand/1/deal.json",
         "games:fairness": "/fairness/",
         "privacy": "/privacy/",
+        "language": "/language/",
+        "javascript_catalog": "/jsi18n/es.js",
         "fairplay:notice_read": "/fairplay/notices/999999/read",
         "games:offline": "/play/offline/",
         "games:offline_account": "/play/offline/account/",
