@@ -109,6 +109,13 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("api:token_revoke", "GET is not allowed", signed_in("405")),
     ("api:challenge_page", "an unknown challenge", signed_in("404")),
     ("api:challenge_status", "an unknown challenge", signed_in_json("404")),
+    ("social:friends", "", signed_in("200")),
+    ("social:notifications", "", signed_in("200")),
+    ("social:notification_open", "bob's notification: his alone (read, then on to it)",
+     signed_in("404", muted="302")),
+    ("social:unsubscribe", "a forged link: refused to everyone", expect("404")),
+    *[(name, "GET is not allowed", signed_in("405"))
+      for name in ("social:follow", "social:unfollow", "social:read_all", "social:settings")],
     ("account_login", "", expect("home", anonymous="200", banned="200")),
     ("account_signup", "guests may sign up",
      expect("home", anonymous="200", banned="200", guest="200")),
@@ -157,6 +164,12 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
       for name in ("tournaments:join", "tournaments:withdraw", "tournaments:pause")],
     ("accounts:delete", "a wrong confirmation deletes nothing", {"confirm": "no"},
      signed_in("400")),
+    ("social:follow", "carol: refused (a message) to guests, to herself and to the "
+     "blocked; back to the friends list", {}, signed_in("302")),
+    ("social:unfollow", "", {}, signed_in("302")),
+    ("social:read_all", "", {}, signed_in("302")),
+    ("social:settings", "guests: refused with a message", {}, signed_in("302")),
+    ("social:unsubscribe", "a forged link: refused to everyone", {}, expect("404")),
     ("account_logout", "", {}, expect("home")),
     ("api:tokens", "registered players only", {"name": "x"}, signed_in("200", guest="400")),
     ("api:profile_challenge", "alice: back to her profile when refused", {"target": "50"},
@@ -338,3 +351,42 @@ def first_legal(world: World) -> dict:
     from tests.games.helpers import current_state
 
     return current_state(world.match).legal_actions()[0]
+
+# --- the notification socket (social/consumers.py) ----------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_notification_socket_authorisation():
+    """Registered players open it and hear their own unread count; the signed out, the
+    banned and guests are closed (4001) before a frame; a frame of another type is
+    refused and the socket stays open."""
+    from channels.testing import WebsocketCommunicator
+
+    from ginsite.asgi import application
+    from tests.games.sockets import ORIGIN, session_cookie
+
+    world = await sync_to_async(build_world)()
+    for role in ROLES:
+        headers = [ORIGIN]
+        user = world.users[role]
+        if role == "banned":
+            cookie = world.banned_cookies["sessionid"].value
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        elif user is not None:
+            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        socket = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+        connected, code = await socket.connect(timeout=10)
+        if role in ("anonymous", "banned", "guest"):
+            assert (connected, code) == (False, 4001) or (
+                connected and (await socket.receive_output(timeout=10))["code"] == 4001
+            ), role
+            continue
+        assert connected, role
+        first = await socket.receive_json_from(timeout=10)
+        # Bob (muted) was told of his mute and of alice's follow; the others of nothing.
+        assert first == {"type": "unread", "unread": 2 if role == "muted" else 0}, role
+        await socket.send_json_to({"type": "action"})
+        assert (await socket.receive_json_from(timeout=10))["code"] == "unknown_type", role
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_nothing(timeout=0.2), role
+        await socket.disconnect()

@@ -243,3 +243,43 @@ def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
     # Every accepted move reached both seats at least (the deals are random, so the
     # number of moves is not fixed: it is counted, not guessed).
     assert moves > 0 and frames >= 2 * moves
+
+
+# --- notifications: each player hears their own, and a private one is never online ---
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_notification_socket_hears_only_its_own_players_notifications():
+    from channels.db import database_sync_to_async as sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.db import connections
+
+    from ginsite.asgi import application
+    from social import selectors as social_selectors
+    from social import services as social
+    from tests.games.sockets import ORIGIN, session_cookie
+
+    alice, bob, carol = [await sync_to_async(create_user)(name) for name in ("al", "bo", "ca")]
+    sockets = {}
+    for user in (alice, bob):
+        cookie = await sync_to_async(session_cookie)(user)
+        socket = WebsocketCommunicator(
+            application, "/ws/notifications/", headers=[ORIGIN, (b"cookie", cookie)]
+        )
+        assert (await socket.connect(timeout=10))[0]
+        assert (await socket.receive_json_from(timeout=10))["type"] == "unread"
+        sockets[user.username] = socket
+    await sync_to_async(social.follow_create)(user=carol, followee=bob)
+    frame = await sockets["bo"].receive_json_from(timeout=10)
+    assert frame["type"] == "notification" and frame["unread"] == 1
+    assert frame["notification"]["text"] == "ca follows you."
+    assert await sockets["al"].receive_nothing(timeout=0.5)
+    # Bob hides his status: his open page no longer shows him online to his friends.
+    await sync_to_async(social.follow_create)(user=bob, followee=carol)
+    await sync_to_async(social.settings_update)(user=bob, online_private=True)
+    rows = await sync_to_async(social_selectors.friends_list)(user=carol)
+    assert [(row.username, row.online, row.playing_match_id) for row in rows] == [
+        ("bo", None, None)]
+    for socket in sockets.values():
+        await socket.disconnect()
+    await sync_to_async(connections.close_all)()

@@ -23,6 +23,8 @@ from games.chat.models import ChatMessage
 from games.chat.services import chat_post
 from games.engine import RuleSet
 from games.models import Match
+from social.models import Notification
+from social.services import follow_create
 from tests.factories import create_match, create_moderator, create_user
 
 ROLES = ("anonymous", "guest", "player", "muted", "other", "spectator", "banned", "staff")
@@ -36,6 +38,7 @@ class World:
     waiting: Match  # alice's invitation
     message: ChatMessage  # alice's table chat message in ``match``
     others_message: ChatMessage  # a message at carol's table
+    notification: Notification  # bob's (the muted role): alice follows him
     banned_cookies: Any = None  # eve's session from before her ban
 
     def client(self, role: str, *, csrf: bool = False) -> Client:
@@ -64,6 +67,8 @@ def build_world() -> World:
     others_message = chat_post(user=carol, text="hello eve", match_id=carols.pk)
     accounts_services.user_mute(staff=staff, user=bob, duration=timedelta(days=1),
                                 reason="spam")
+    follow_create(user=alice, followee=bob)
+    notification = Notification.objects.filter(user=bob).latest("pk")
     banned_client = Client()
     banned_client.force_login(eve)
     accounts_services.user_ban(staff=staff, user=eve, reason="cheating")
@@ -71,7 +76,7 @@ def build_world() -> World:
         users={"anonymous": None, "guest": guest, "player": alice, "muted": bob,
                "other": carol, "spectator": dave, "banned": eve, "staff": staff},
         match=match, finished=finished, waiting=waiting, message=message,
-        others_message=others_message,
+        others_message=others_message, notification=notification,
     )
     world.banned_cookies = banned_client.cookies
     for item in (match, finished, waiting):
