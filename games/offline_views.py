@@ -40,6 +40,7 @@ PRECACHE_STATIC = (
     "games/site.css",
     "games/table.css",
     "games/offline/offline.css",
+    "learn/learn.css",
     "games/favicon.svg",
     "games/icons/icon-192.png",
     "games/icons/icon-512.png",
@@ -59,7 +60,12 @@ PRECACHE_MODULES = (
     "games/drag.js",
     "games/sidebar.js",
     "games/controls.js",
+    "learn/learn.js",
 )
+# Pages kept for offline use besides the offline table: the same for every visitor
+# (no account data), served from the cache like it. The lessons (games/learn).
+PRECACHE_PAGES = ("learn:lessons",)
+PRECACHE_TEMPLATES = ("games/sw.js", "games/offline.html", "learn/lessons.html")
 MAX_UPLOAD_BYTES = 1_000_000
 OFFLINE_LEVELS = ("easy", "medium")
 """The levels the browser's computer plays (games/static/games/offline/bots.js)."""
@@ -84,6 +90,7 @@ def offline_table(request: HttpRequest) -> HttpResponse:
 
 def _precache_urls() -> list[str]:
     urls = [reverse("games:offline"), reverse("games:manifest")]
+    urls += [reverse(name) for name in PRECACHE_PAGES]
     urls += [static(path) for path in PRECACHE_STATIC + PRECACHE_MODULES]
     # Modules import each other by relative path: with hashed static names the
     # browser asks for the plain names too (whitenoise serves both).
@@ -100,7 +107,7 @@ def cache_version() -> str:
         found = finders.find(path)
         digest.update(path.encode())
         digest.update(Path(found).read_bytes() if found else b"missing")
-    for name in ("games/sw.js", "games/offline.html"):
+    for name in PRECACHE_TEMPLATES:
         digest.update(Path(get_template(name).origin.name).read_bytes())  # type: ignore[attr-defined]
     return digest.hexdigest()[:16]
 
@@ -113,6 +120,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": cache_version(),
             "offline_url": json.dumps(reverse("games:offline")),
+            "pages": json.dumps([reverse(name) for name in PRECACHE_PAGES]),
             "precache": json.dumps(_precache_urls()),
             "never": json.dumps(
                 [reverse("games:offline_account"), reverse("games:offline_upload")]

@@ -126,6 +126,7 @@ INSTALLED_APPS = [
     "games.analysis",
     "games.tournaments",
     "games.fairplay",
+    "games.learn",
     "social",
 ]
 

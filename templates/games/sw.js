@@ -1,5 +1,5 @@
 // The service worker of Gin Rummy Online (games/offline_views.py renders it).
-// One cache per version: the offline table and every file it loads, installed
+// One cache per version: the offline table, the lessons and every file they load, installed
 // together, served only from this version's cache. Pages with account data are never
 // cached: navigations other than the offline table go to the network, and only when
 // the network fails does the offline table stand in.
@@ -7,6 +7,9 @@ const VERSION = "{{ version }}";
 const CACHE = `gin-offline-${VERSION}`;
 const OFFLINE_URL = {{ offline_url|safe }};
 const PRECACHE = {{ precache|safe }};
+// Other pages served from the cache like the offline table (the lessons): the same
+// for every visitor, never holding account data.
+const PAGES = new Set([OFFLINE_URL, ...{{ pages|safe }}]);
 const NEVER = new Set({{ never|safe }});
 const PRECACHED = new Set(PRECACHE);
 
@@ -45,8 +48,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin || NEVER.has(url.pathname)) return;
   if (request.mode === "navigate") {
-    if (url.pathname === OFFLINE_URL) {
-      event.respondWith(fromCache(request, OFFLINE_URL));
+    if (PAGES.has(url.pathname)) {
+      event.respondWith(fromCache(request, url.pathname));
     } else {
       event.respondWith(fetch(request).catch(async () => {
         const page = await (await caches.open(CACHE)).match(OFFLINE_URL);

@@ -53,6 +53,8 @@ def sample_paths(world: World) -> dict[str, str]:
         "games:offline_upload": "/play/offline/upload/",
         "games:service_worker": "/sw.js",
         "games:manifest": "/manifest.webmanifest",
+        "learn:lessons": "/learn/",
+        "learn:progress": "/learn/progress/",
         "analysis:api_match": f"/api/match/{m}/analysis",
         "analysis:hand_review": f"/match/{f}/hand/1/analysis.json",
         "analysis:hint": f"/match/{m}/hint",

@@ -1,0 +1,449 @@
+// The lessons (games/learn): the course list and one lesson at a time, each exercise
+// a fixed position on the table's markup (table.css, hands.js, controls.js), played
+// with the browser's port of the engine (games/offline/engine.js), so that a lesson
+// works offline once the page was opened. A right action moves on, a wrong one is
+// explained in one sentence and the position stays for another try. Progress is kept
+// in this browser (localStorage "gin-learn") and, for a signed-in account, on the
+// server (/learn/progress/): what this browser finished joins the account that signs
+// in or up. The goal and the result of each exercise are announced to screen readers.
+
+import { enableDrag } from "../games/drag.js";
+import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../games/cards.js";
+import { handCard, renderResultHands, taggedGroup } from "../games/hands.js";
+import { actOn, enableClicks, renderActionButtons } from "../games/controls.js";
+import { deadwoodAfterDiscard } from "../games/melds.js";
+import { apply, playerView } from "../games/offline/engine.js";
+
+// Django's JavaScript catalog, when the page loads it; English otherwise.
+const gettext = window.gettext ?? ((text) => text);
+const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+
+const course = JSON.parse(document.getElementById("learn-course").textContent);
+const lessons = course.lessons;
+const STORE = "gin-learn";
+const YOU = 0;
+
+const $ = (sel) => document.querySelector(sel);
+const table = $("[data-table]");
+const ui = {
+  lesson: null,     // index into lessons
+  step: 0,          // index of the exercise
+  state: null,      // the engine's state of the position shown
+  solved: false,
+  knockMode: false,
+  account: null,    // {signed_in, guest, lessons} once asked
+};
+
+// --------------------------------------------------------------------------
+// Progress: this browser's, and the account's
+// --------------------------------------------------------------------------
+function loadLocal() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE) ?? "{}");
+    return { lessons: Array.isArray(data.lessons) ? data.lessons : [], exercises: Array.isArray(data.exercises) ? data.exercises : [] };
+  } catch { return { lessons: [], exercises: [] }; }
+}
+function saveLocal(progress) {
+  try { localStorage.setItem(STORE, JSON.stringify(progress)); } catch { /* private mode: this visit only */ }
+}
+const progress = loadLocal();
+const lessonDone = (slug) => progress.lessons.includes(slug);
+
+function csrfToken() {
+  return document.cookie.split("; ").find((c) => c.startsWith("csrftoken="))?.slice("csrftoken=".length) ?? "";
+}
+
+async function sendProgress(slugs) {
+  const response = await fetch(course.progressUrl, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+    body: JSON.stringify({ lessons: slugs }),
+  });
+  if (!response.ok) throw new Error(String(response.status));
+  return response.json();
+}
+
+/** Ask who is signed in; a signed-in account receives what this browser finished and
+ * this browser what the account finished elsewhere. */
+async function syncProgress() {
+  let account;
+  try {
+    const response = await fetch(course.progressUrl, { credentials: "same-origin" });
+    if (!response.ok) return;
+    account = await response.json();
+  } catch { return; }  // offline: this browser's progress only
+  if (account.signed_in) {
+    const missing = progress.lessons.filter((slug) => !account.lessons.includes(slug));
+    if (missing.length) {
+      try { account = await sendProgress(missing); } catch { /* kept here, sent next time */ }
+    }
+    progress.lessons = lessons.map((l) => l.slug).filter((s) => progress.lessons.includes(s) || account.lessons.includes(s));
+    saveLocal(progress);
+  }
+  ui.account = account;
+  renderAccount();
+  renderCourse();
+}
+
+function renderAccount() {
+  const a = ui.account;
+  $("[data-account]").textContent = a?.signed_in && !a.guest ? gettext("Progress saved to your account") : "";
+  $("[data-signup]").hidden = !a || (a.signed_in && !a.guest);
+  const note = $("[data-progress-note]");
+  const done = progress.lessons.length;
+  note.textContent = fill(gettext("{done} of {total} lessons finished."), { done, total: lessons.length })
+    + (a?.signed_in && !a.guest ? "" : ` ${gettext("Your progress is kept in this browser; sign up to keep it on your account.")}`);
+}
+
+async function finishLesson(slug) {
+  if (!progress.lessons.includes(slug)) progress.lessons.push(slug);
+  saveLocal(progress);
+  if (ui.account?.signed_in) {
+    try { ui.account = await sendProgress([slug]); } catch { /* sent with the next sync */ }
+  }
+  renderAccount();
+}
+
+// --------------------------------------------------------------------------
+// The course list
+// --------------------------------------------------------------------------
+function renderCourse() {
+  const list = $("[data-lesson-list]");
+  list.replaceChildren();
+  const next = lessons.findIndex((l) => !lessonDone(l.slug));
+  lessons.forEach((lesson, i) => {
+    const li = document.createElement("li");
+    li.className = "lesson-list__item";
+    li.dataset.lessonItem = lesson.slug;
+    li.dataset.done = String(lessonDone(lesson.slug));
+    const a = document.createElement("a");
+    a.href = `#lesson-${lesson.slug}`;
+    a.textContent = lesson.title;
+    const state = document.createElement("span");
+    state.className = "lesson-list__state";
+    if (lessonDone(lesson.slug)) { state.textContent = gettext("done"); state.classList.add("badge", "badge--done"); }
+    else if (i === next) { state.textContent = gettext("next"); state.classList.add("badge"); }
+    const count = document.createElement("small");
+    count.textContent = fill(gettext("{n} exercises"), { n: lesson.exercises.length });
+    li.append(a, " ", state, " ", count);
+    list.append(li);
+  });
+  renderAccount();
+}
+
+// --------------------------------------------------------------------------
+// One lesson
+// --------------------------------------------------------------------------
+const exercise = () => lessons[ui.lesson].exercises[ui.step];
+
+function openLesson(index) {
+  ui.lesson = index;
+  ui.step = 0;
+  const lesson = lessons[index];
+  $("[data-course]").hidden = true;
+  $("[data-lesson]").hidden = false;
+  $("[data-finish]").hidden = true;
+  $("[data-exercise]").hidden = false;
+  $("[data-lesson-title]").textContent = lesson.title;
+  $("[data-lesson-number]").textContent = fill(gettext("Lesson {n} of {total}"), { n: index + 1, total: lessons.length });
+  const text = $("[data-lesson-text]");
+  text.replaceChildren(...lesson.text.map((line) => { const p = document.createElement("p"); p.textContent = line; return p; }));
+  document.title = `${lesson.title} · ${gettext("Learn gin rummy")}`;
+  showExercise();
+  $("[data-lesson-title]").focus();
+}
+
+function showCourse() {
+  ui.lesson = null;
+  $("[data-course]").hidden = false;
+  $("[data-lesson]").hidden = true;
+  document.title = `${gettext("Learn gin rummy")} · Gin Rummy Online`;
+  renderCourse();
+}
+
+function showExercise() {
+  const ex = exercise();
+  ui.state = ex.state;
+  ui.solved = false;
+  ui.knockMode = false;
+  const total = lessons[ui.lesson].exercises.length;
+  $("[data-step]").textContent = fill(gettext("Exercise {n} of {total}"), { n: ui.step + 1, total });
+  $("[data-goal]").textContent = ex.goal;
+  setFeedback(null);
+  $("[data-next]").hidden = true;
+  $("[data-retry]").hidden = true;
+  renderChoices(ex);
+  render();
+  announce(`${$("[data-step]").textContent}. ${ex.goal}`);
+}
+
+function setFeedback(kind, text = "") {
+  const box = $("[data-feedback]");
+  box.hidden = !kind;
+  box.dataset.result = kind ?? "";
+  box.textContent = text;
+}
+
+function announce(text) {
+  const el = document.getElementById("announce");
+  el.textContent = "";
+  // A new text in the live region, even when it repeats the last one.
+  setTimeout(() => { el.textContent = text; }, 50);
+}
+
+const sameAction = (a, b) => a.type === b.type && (a.source ?? null) === (b.source ?? null) && (a.card ?? null) === (b.card ?? null);
+
+function judge(action) {
+  const ex = exercise();
+  if (ex.correct.some((a) => sameAction(a, action))) return { right: true, why: ex.success };
+  const named = ex.wrong.find((w) => sameAction(w.action, action));
+  if (named) return { right: false, why: named.why };
+  const hand = ui.state.hands[YOU];
+  if (action.card && hand.length === 11) {
+    const after = deadwoodAfterDiscard(hand);
+    const best = Math.min(...after.values());
+    return { right: false, why: fill(ex.otherwise, { card: cardName(action.card), after: after.get(action.card), best }) };
+  }
+  return { right: false, why: ex.otherwise || gettext("That is not it. Read the goal again and try another move.") };
+}
+
+function play(action) {
+  if (ui.solved || exercise().kind !== "action") return;
+  const verdict = judge(action);
+  ui.knockMode = false;
+  if (!verdict.right) {
+    setFeedback("wrong", `${gettext("Not quite.")} ${verdict.why}`);
+    announce(`${gettext("Not quite.")} ${verdict.why} ${gettext("Try again.")}`);
+    render();
+    return;
+  }
+  ui.state = apply(ui.state, action, YOU).state;
+  solved(verdict.why);
+}
+
+function solved(why) {
+  ui.solved = true;
+  const last = ui.step === lessons[ui.lesson].exercises.length - 1;
+  setFeedback("right", `${gettext("Right!")} ${why}`);
+  progress.exercises = [...new Set([...progress.exercises, exercise().id])];
+  saveLocal(progress);
+  const next = $("[data-next]");
+  next.hidden = false;
+  next.textContent = last ? gettext("Finish the lesson") : gettext("Next exercise");
+  render();
+  announce(`${gettext("Right!")} ${why}`);
+  next.focus();
+}
+
+function renderChoices(ex) {
+  const box = $("[data-choices]");
+  box.replaceChildren();
+  box.hidden = ex.kind !== "choice";
+  box.setAttribute("aria-label", ex.goal);
+  for (const option of ex.options) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "btn learn-choice";
+    b.textContent = option.label;
+    b.addEventListener("click", () => {
+      if (ui.solved) return;
+      if (option.right) { b.dataset.result = "right"; solved(option.why); return; }
+      b.dataset.result = "wrong";
+      setFeedback("wrong", `${gettext("Not quite.")} ${option.why}`);
+      announce(`${gettext("Not quite.")} ${option.why} ${gettext("Try again.")}`);
+    });
+    box.append(b);
+  }
+}
+
+async function nextStep() {
+  const lesson = lessons[ui.lesson];
+  if (ui.step < lesson.exercises.length - 1) { ui.step += 1; showExercise(); $("[data-goal]").focus(); return; }
+  await finishLesson(lesson.slug);
+  $("[data-exercise]").hidden = true;
+  table.hidden = true;
+  const finish = $("[data-finish]");
+  finish.hidden = false;
+  const more = ui.lesson < lessons.length - 1;
+  $("[data-finish-text]").textContent = more
+    ? fill(gettext("Well done: “{title}” is finished. Next: “{next}”."), { title: lesson.title, next: lessons[ui.lesson + 1].title })
+    : gettext("Well done: you have finished the whole course.");
+  $("[data-next-lesson]").hidden = !more;
+  const final = $("[data-final-match]");
+  final.hidden = !lesson.final_match;
+  final.querySelector("[data-csrf]").value = csrfToken();
+  final.querySelector("button").disabled = !navigator.onLine;
+  final.querySelector("[data-final-offline]").hidden = navigator.onLine;
+  announce($("[data-finish-text]").textContent);
+  finish.querySelector("h2").focus();
+}
+
+// --------------------------------------------------------------------------
+// The table
+// --------------------------------------------------------------------------
+const view = () => playerView(ui.state, YOU);
+const legal = () => (ui.solved || exercise().kind !== "action" ? [] : view().legal_actions);
+const can = (pred) => legal().some(pred);
+const canDraw = (source) => can((a) => a.type === "draw" && a.source === source);
+const canDiscard = (card) => can((a) => a.type === "discard" && a.card === card);
+function knockOptions() {
+  const after = deadwoodAfterDiscard(view().hand);
+  return legal().filter((a) => a.type === "knock").map((a) => ({ card: a.card, deadwood: after.get(a.card) ?? 99 }));
+}
+const ginOptions = () => knockOptions().filter((k) => k.deadwood === 0);
+const nonGinKnocks = () => knockOptions().filter((k) => k.deadwood > 0);
+
+function render() {
+  const ex = exercise();
+  const over = ui.state?.phase === "over";
+  table.hidden = !ui.state;
+  if (!ui.state) return;
+  table.querySelector(".felt").hidden = over && ex.kind === "choice";
+  table.classList.toggle("knock-mode", ui.knockMode);
+  renderOpponent();
+  renderCentre();
+  renderMyHand();
+  renderActionButtons($("[data-actions]"), {
+    mine: legal().length > 0, firstTurn: view().phase === "first_turn", knockMode: ui.knockMode,
+    canPass: can((a) => a.type === "pass"), canTake: canDraw("discard"), knocks: nonGinKnocks(),
+    canGin: ginOptions().length > 0, canBigGin: can((a) => a.type === "big_gin"),
+  });
+  renderShowdown();
+}
+
+function renderOpponent() {
+  const v = view();
+  const box = $("[data-opp-hand]");
+  box.replaceChildren();
+  const known = v.opponent_known_cards;
+  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (${gettext("known")})` }));
+  for (let i = known.length; i < v.opponent_card_count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
+  box.setAttribute("aria-label", fill(gettext("Opponent: {count} cards"), { count: v.opponent_card_count })
+    + (known.length ? `, ${fill(gettext("known: {cards}"), { cards: cardListName(known) })}` : ""));
+  $("[data-opp-note]").textContent = known.length ? fill(gettext("took from the pile: {cards}"), { cards: known.map((c) => c).join(" ") }) : "";
+}
+
+function renderCentre() {
+  const v = view();
+  const stock = $("[data-stock]");
+  const stockActive = canDraw("stock");
+  stock.dataset.active = String(stockActive);
+  stock.disabled = !stockActive;
+  stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
+  stock.setAttribute("aria-label", fill(gettext("Stock: {n} cards"), { n: v.stock_count }) + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : ""));
+  const slot = stock.querySelector(".pile__slot");
+  slot.replaceChildren();
+  if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
+  const discard = $("[data-discard]");
+  const top = v.discard_pile.at(-1);
+  const takeActive = canDraw("discard");
+  discard.dataset.active = String(takeActive);
+  discard.disabled = !takeActive;
+  const dslot = discard.querySelector(".pile__slot");
+  dslot.replaceChildren();
+  dslot.classList.add("discard-stack");
+  for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
+  discard.setAttribute("aria-label", top
+    ? fill(gettext("Discard pile: {card} on top"), { card: cardName(top) }) + (takeActive ? `. ${fill(gettext("Take the {card} (D)"), { card: cardName(top) })}` : "")
+    : gettext("Discard pile: empty"));
+  const status = $("[data-status]");
+  status.textContent = ui.knockMode ? gettext("Knock: choose the card to discard face down")
+    : legal().length ? statusPrompt(v) : "";
+}
+
+function statusPrompt(v) {
+  if (v.phase === "first_turn") return gettext("First turn: take the upcard or pass");
+  if (v.phase === "draw") return gettext("Draw from the stock or the discard pile");
+  return gettext("Discard a card, or knock");
+}
+
+function renderMyHand() {
+  const v = view();
+  const box = $("[data-my-hand]");
+  const focused = document.activeElement?.dataset?.card;
+  box.replaceChildren();
+  const inMelds = new Set(v.melds.flat());
+  const groups = v.melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? gettext("set") : gettext("run"), cards: sortMeld(m) }));
+  groups.sort((a, b) => a.cards[0].localeCompare(b.cards[0]));
+  const dead = sortByRank(v.hand.filter((c) => !inMelds.has(c)));
+  const myDiscard = legal().length > 0 && v.phase === "discard";
+  const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
+  const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
+  const makeCard = (c) => handCard(c, { discardTurn: myDiscard, takenFromDiscard: v.taken_from_discard, knocks, after, canDiscard });
+  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
+  if (dead.length) box.append(taggedGroup(gettext("deadwood"), dead, makeCard));
+  const total = $("[data-deadwood]");
+  total.textContent = fill(gettext("Deadwood {n}"), { n: v.deadwood });
+  total.setAttribute("aria-label", fill(gettext("Your deadwood: {n} points"), { n: v.deadwood }));
+  $("[data-knock-limit]").textContent = fill(gettext("Knock limit {n}"), { n: v.knock_limit });
+  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
+}
+
+function renderShowdown() {
+  const box = $("[data-showdown]");
+  const result = ui.state.phase === "over" ? ui.state.result : null;
+  box.hidden = !result;
+  if (!result) return;
+  const names = { [YOU]: gettext("You"), 1: gettext("Opponent") };
+  const headline = {
+    gin: gettext("Gin"), big_gin: gettext("Big gin"), undercut: gettext("Undercut"), knock: gettext("Knock"), draw: gettext("Draw"),
+  }[result.kind] ?? result.kind;
+  box.querySelector("[data-showdown-headline]").textContent = result.winner === null ? headline
+    : `${headline}: ${fill(gettext("{who} scores {points}"), { who: names[result.winner], points: result.points })}`;
+  renderResultHands(result, box.querySelector("[data-showdown-hands]"), { order: [1, YOU], name: (seat) => names[seat] });
+}
+
+// --------------------------------------------------------------------------
+// Input: clicks, drag and drop, keys (as on the table)
+// --------------------------------------------------------------------------
+function onHandClick(card) {
+  if (ui.knockMode) { play({ type: "knock", card }); return; }
+  if (canDiscard(card)) play({ type: "discard", card });
+}
+function setKnockMode(on) {
+  ui.knockMode = on;
+  render();
+  if (on) table.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
+}
+const doAct = (which) => actOn(which, { send: play, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
+
+enableClicks(table, { onHandClick, canDraw, send: play, onAct: doAct });
+enableDrag(table, {
+  dropCard: onHandClick,
+  dropPile: (source) => { if (canDraw(source)) play({ type: "draw", source }); },
+});
+document.addEventListener("keydown", (event) => {
+  if (ui.lesson === null || event.target.closest("input, textarea, select") || event.metaKey || event.ctrlKey || event.altKey) return;
+  const key = event.key.toLowerCase();
+  if (key === "escape" && ui.knockMode) { setKnockMode(false); return; }
+  const map = {
+    s: () => canDraw("stock") && play({ type: "draw", source: "stock" }),
+    d: () => canDraw("discard") && play({ type: "draw", source: "discard" }),
+    p: () => can((a) => a.type === "pass") && play({ type: "pass" }),
+    k: () => nonGinKnocks().length && doAct("knock"),
+    g: () => ginOptions().length && doAct("gin"),
+  };
+  if (map[key]) { map[key](); event.preventDefault(); }
+});
+
+$("[data-next]").addEventListener("click", nextStep);
+$("[data-next-lesson]").addEventListener("click", () => { location.hash = `#lesson-${lessons[ui.lesson + 1].slug}`; });
+for (const link of document.querySelectorAll("[data-to-course]")) {
+  link.addEventListener("click", (event) => { event.preventDefault(); history.pushState(null, "", location.pathname); showCourse(); });
+}
+
+function route() {
+  const slug = location.hash.startsWith("#lesson-") ? location.hash.slice("#lesson-".length) : null;
+  const index = lessons.findIndex((l) => l.slug === slug);
+  if (index >= 0) openLesson(index);
+  else showCourse();
+}
+window.addEventListener("hashchange", route);
+window.addEventListener("online", syncProgress);
+
+// The service worker keeps this page and its files for offline use (docs/offline.md).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register(course.swUrl, { scope: "/" }).catch(() => {});
+
+route();
+document.body.dataset.ready = "true";
+syncProgress();

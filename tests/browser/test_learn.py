@@ -1,0 +1,93 @@
+"""Lessons as a newcomer meets them (issue 32): a visitor, not signed in, plays the
+first lesson on the table (a wrong move is explained and the position stays; the
+right one moves on), finishes it, signs up, and finds the lesson kept on the account;
+the page at phone and desktop sizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.learn.models import LessonDone
+from tests.browser.conftest import PASSWORD, SCREENSHOTS, off_the_event_loop, wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def feedback(page: Page) -> str:
+    return page.locator("[data-feedback]").inner_text()
+
+
+def right_then_next(page: Page, act: Any) -> None:
+    act()
+    expect(page.locator("[data-feedback]")).to_have_attribute("data-result", "right")
+    page.locator("[data-next]").click()
+
+
+def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_page: Any) -> None:
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    page.goto(site.url + "/learn/")
+    page.get_by_role("link", name="Cards and melds").click()
+    expect(page.locator("[data-goal]")).to_contain_text("take the 7♥")
+    page.screenshot(path=SCREENSHOTS / "learn-lesson-phone.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # A wrong move: explained in a sentence, announced, and the position stays.
+    page.get_by_role("button", name="Pass").click()
+    expect(page.locator("[data-feedback]")).to_have_attribute("data-result", "wrong")
+    assert "5♥ and 6♥" in feedback(page)
+    wait_until(page, "document.getElementById('announce').textContent.includes('Try again')")
+    expect(page.get_by_role("button", name="Pass")).to_be_visible()
+    page.screenshot(path=SCREENSHOTS / "learn-wrong-phone.png")
+
+    # The right one moves on: the run shows in the hand.
+    right_then_next(page, lambda: page.get_by_role("button", name="Take upcard").click())
+    # By keyboard: D takes the discard pile's top card, S draws from the stock.
+    expect(page.locator("[data-goal]")).to_contain_text("A♠ 2♠")
+    page.keyboard.press("d")
+    expect(page.locator("[data-feedback]")).to_have_attribute("data-result", "right")
+    expect(page.locator("[data-my-hand] .meld-group").first).to_contain_text("run", ignore_case=True)
+    page.locator("[data-next]").click()
+    page.keyboard.press("d")  # Q♥ K♥ A♥ is not a run: explained
+    expect(page.locator("[data-feedback]")).to_contain_text("not a run")
+    right_then_next(page, lambda: page.keyboard.press("s"))
+    right_then_next(page, lambda: page.locator("[data-discard]").click())
+    expect(page.locator("[data-finish]")).to_be_visible()
+    expect(page.locator("[data-finish-text]")).to_contain_text("Cards and melds")
+    assert page.evaluate("JSON.parse(localStorage.getItem('gin-learn')).lessons") == ["melds"]
+
+    # Sign up: the lesson this browser finished joins the new account.
+    page.goto(site.url + "/accounts/signup/")
+    page.fill("#id_username", "newcomer")
+    page.fill("#id_email", "newcomer@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(site.url + "/")
+    page.goto(site.url + "/learn/")
+    expect(page.locator("[data-lesson-item='melds'] .lesson-list__state")).to_have_text("done")
+    wait_until(page, "document.querySelector('[data-account]').textContent.includes('account')")
+
+    def kept() -> list[str]:
+        return list(LessonDone.objects.filter(user__username="newcomer").values_list("lesson", flat=True))
+
+    assert off_the_event_loop(kept) == ["melds"]
+    # Another browser signed in to that account sees it too.
+    other = new_page(DESKTOP)
+    other.goto(f"{site.url}/accounts/login/")
+    other.fill("#id_login", "newcomer")
+    other.fill("#id_password", PASSWORD)
+    other.click("form button[type=submit]")
+    other.wait_for_url(f"{site.url}/")
+    other.goto(site.url + "/learn/")
+    expect(other.locator("[data-lesson-item='melds'] .lesson-list__state")).to_have_text("done")
+    expect(other.locator("[data-lesson-item='deadwood'] .lesson-list__state")).to_have_text("next")
+    other.get_by_role("link", name="Knocking and the knock limit").click()
+    expect(other.locator("[data-goal]")).to_contain_text("Knock")
+    other.screenshot(path=SCREENSHOTS / "learn-lesson-desktop.png")
+    assert page.js_errors == [] and other.js_errors == []
