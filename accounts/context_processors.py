@@ -1,8 +1,11 @@
-"""``display_prefs`` in every template: the signed-in player's display preferences
-(defaults for visitors), applied by base.html as data attributes on <html>."""
+"""The table settings in every template: ``display_prefs`` (the Profile: a registered
+player's own, defaults otherwise), ``display_attrs`` (its data attributes for <html>:
+accounts/display.py) and ``prefs_source`` (``account``, or ``browser`` for a visitor or
+a guest, whose settings the browser keeps and applies before the first paint)."""
 
 from django.http import HttpRequest
 
+from .display import html_attributes
 from .models import Profile
 from .selectors import profile_get
 
@@ -10,5 +13,11 @@ from .selectors import profile_get
 def display_preferences(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return {"display_prefs": profile_get(user=user)}
-    return {"display_prefs": Profile()}
+        profile = profile_get(user=user)
+        source = "browser" if user.is_guest else "account"
+    else:
+        profile, source = Profile(), "browser"
+    return {
+        "display_prefs": profile, "display_attrs": html_attributes(profile),
+        "prefs_source": source,
+    }

@@ -1,8 +1,10 @@
 """Guests keep their history by signing up: the guest's own User row (and with it every
-match it played) becomes the registered account, instead of a new, empty one. The
+match it played) becomes the registered account, instead of a new, empty one, and the
+table settings their browser kept become the account's. The
 site's allauth adapter also tells a suspended player why, and keeps allauth's pages
 pages (no AJAX JSON bodies)."""
 
+import json
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -12,11 +14,25 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 
 from accounts.selectors import active_ban
+from accounts.services import profile_adopt_browser_settings
 
 
 def _is_guest(request: HttpRequest) -> bool:
     user = getattr(request, "user", None)
     return bool(user is not None and user.is_authenticated and getattr(user, "is_guest", False))
+
+
+def _adopt_table_settings(request: HttpRequest, user: Any) -> None:
+    """The table settings the visitor's browser kept (the sign-up form's hidden field,
+    filled by games/static/games/prefs.js) become the new account's."""
+    raw = request.POST.get("table_settings", "")
+    if not raw or len(raw) > 2000:
+        return
+    try:
+        attributes = json.loads(raw)
+    except ValueError:
+        return
+    profile_adopt_browser_settings(user=user, attributes=attributes)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -27,7 +43,10 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def save_user(self, request: HttpRequest, user: Any, form: Any, commit: bool = True) -> Any:
         user.is_guest = False
-        return super().save_user(request, user, form, commit=commit)
+        user = super().save_user(request, user, form, commit=commit)
+        if user.pk is not None:
+            _adopt_table_settings(request, user)
+        return user
 
     def respond_user_inactive(self, request: HttpRequest, user: Any) -> HttpResponse:
         """A suspended player who gives the right password reads why, since when and

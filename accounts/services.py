@@ -1,4 +1,4 @@
-"""Account writes: display preferences, account deletion, and every moderation action
+"""Account writes: table settings, account deletion, and every moderation action
 (dismiss a report, hide a message, warn, mute, ban and their reversals).
 
 Every moderation action has one shape (``ModerationStep``): check that the actor
@@ -14,10 +14,11 @@ from typing import Any, Generic, TypeVar
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group, Permission
 from django.contrib.sessions.models import Session
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext as _
 
 from games import events
@@ -27,7 +28,7 @@ from games.chat.services import mute_message
 from games.models import Match
 from ginsite.errors import AppError
 
-from . import selectors
+from . import display, selectors
 from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
 R = TypeVar("R")
@@ -411,20 +412,36 @@ def user_unban(*, staff: User, user: User, reason: str) -> Ban:
 # --- The player's own account ------------------------------------------------------
 
 
-def profile_update(
-    *, user: User, card_style: str, sound_on: bool, four_colour_deck: bool
-) -> Profile:
-    if card_style not in Profile.CardStyle.values:
-        raise AccountError(f"Unknown card style {card_style!r}.")
-    profile, _ = Profile.objects.update_or_create(
-        user=user,
-        defaults={
-            "card_style": card_style,
-            "sound_on": sound_on,
-            "four_colour_deck": four_colour_deck,
-        },
+def profile_update(*, user: User, **settings: Any) -> Profile:
+    """Save the table settings given (Profile fields: accounts/display.py lists them);
+    those not given keep their value. Refuses an unknown setting or value, saving none."""
+    profile = selectors.profile_get(user=user)
+    unknown = set(settings) - set(display.FIELDS)
+    if unknown:
+        raise AccountError(_("Unknown table setting: %(name)s.") % {"name": min(unknown)})
+    for name, value in settings.items():
+        setattr(profile, name, value)
+    try:
+        profile.full_clean(exclude=["user"], validate_unique=False)
+    except ValidationError as error:
+        raise AccountError(
+            _("That is not a value of the table setting %(name)s.")
+            % {"name": min(error.message_dict)}
+        ) from error
+    saved, _created = Profile.objects.update_or_create(
+        user=user, defaults={name: getattr(profile, name) for name in display.FIELDS}
     )
-    return profile
+    return saved
+
+
+def profile_adopt_browser_settings(*, user: User, attributes: object) -> Profile | None:
+    """A guest signing up keeps the table settings their browser kept (the <html>
+    attributes of accounts/display.py, as games/static/games/prefs.js stored them);
+    the invalid ones are dropped. None when the browser sent none."""
+    if not isinstance(attributes, dict):
+        return None
+    fields = display.fields_from_attributes(attributes)
+    return profile_update(user=user, **fields) if fields else None
 
 
 def user_language_set(*, user: User, language: str) -> User:

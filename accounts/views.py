@@ -1,7 +1,7 @@
-"""Player pages: a public profile per player, the account settings page (display
-preferences, email and password links, blocked players, moderation notices,
-account deletion) and the chat etiquette page. Thin: selectors and services do
-the work."""
+"""Player pages: a public profile per player, the account settings page (email and
+password links, blocked players, moderation notices, account deletion), the table
+settings page (for everyone: accounts/display.py) and the chat etiquette page.
+Thin: selectors and services do the work."""
 
 from typing import Any
 
@@ -10,25 +10,48 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
 
 from games.chat.selectors import blocked_between, blocked_users
 from ginsite.http import SignedInRequest
 from ginsite.i18n import supported
 
-from . import selectors, services
+from . import display, selectors, services
 from .models import Profile
 
 
-class PreferencesForm(forms.Form):
-    card_style = forms.ChoiceField(choices=Profile.CardStyle.choices, label="Card style")
-    sound_on = forms.BooleanField(required=False, label="Sound effects")
-    four_colour_deck = forms.BooleanField(
-        required=False, label="Four-colour deck (clubs green, diamonds blue)"
-    )
+class TableSettingsForm(forms.ModelForm):
+    """The table settings (accounts/display.py), for an account or a browser."""
+
+    class Meta:
+        model = Profile
+        fields = list(display.FIELDS)
+        labels = {
+            "card_size": gettext_lazy("Card size"),
+            "card_style": gettext_lazy("Card faces"),
+            "four_colour_deck": gettext_lazy("Four-colour deck (clubs green, diamonds blue)"),
+            "card_back": gettext_lazy("Card backs"),
+            "theme": gettext_lazy("Table colours"),
+            "motion": gettext_lazy("Animations"),
+            "sound_on": gettext_lazy("Sound effects"),
+            "volume": gettext_lazy("Volume"),
+            "hand_sort": gettext_lazy("Sort my hand"),
+            "left_handed": gettext_lazy(
+                "Left-handed layout (buttons, piles and panel on the left)"
+            ),
+            "confirm_discard": gettext_lazy("Confirm before discarding (press a card twice)"),
+        }
+        widgets = {
+            "card_size": forms.RadioSelect, "theme": forms.RadioSelect,
+            "hand_sort": forms.RadioSelect,
+            "volume": forms.NumberInput(attrs={"type": "range", "min": 0, "max": 100, "step": 5}),
+        }
 
 
 class DeleteAccountForm(forms.Form):
@@ -69,24 +92,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def _settings_page(
     request: SignedInRequest,
     *,
-    preferences: PreferencesForm | None = None,
     delete_form: DeleteAccountForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     user = request.user
-    prefs = selectors.profile_get(user=user)
     return render(
         request,
         "accounts/settings.html",
         {
-            "preferences": preferences
-            or PreferencesForm(
-                initial={
-                    "card_style": prefs.card_style,
-                    "sound_on": prefs.sound_on,
-                    "four_colour_deck": prefs.four_colour_deck,
-                }
-            ),
             "delete_form": delete_form or DeleteAccountForm(username=user.username),
             "blocked": blocked_users(user=user),
             "mute": selectors.active_mute(user=user),
@@ -97,15 +110,35 @@ def _settings_page(
 
 
 @login_required
+@require_GET
 def account_settings(request: SignedInRequest) -> HttpResponse:
-    if request.method != "POST":
-        return _settings_page(request)
-    form = PreferencesForm(request.POST)
-    if not form.is_valid():
-        return _settings_page(request, preferences=form, status=400)
-    services.profile_update(user=request.user, **form.cleaned_data)
-    messages.success(request, "Your preferences are saved.")
-    return redirect("accounts:settings")
+    return _settings_page(request)
+
+
+def table_settings(request: HttpRequest) -> HttpResponse:
+    """The table settings, for everyone. A registered player's are saved on the account;
+    a visitor's or a guest's are kept by their browser (prefs.js saves the form there
+    instead of sending it; a guest's form sent without scripts is saved on the guest's
+    row, which signing up keeps)."""
+    user = request.user
+    status = 200
+    if request.method == "POST":
+        if not user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        form = TableSettingsForm(request.POST)
+        if form.is_valid():
+            services.profile_update(user=user, **form.cleaned_data)  # type: ignore[arg-type]
+            messages.success(request, _("Your table settings are saved."))
+            return redirect("accounts:table_settings")
+        status = 400
+    else:
+        profile = selectors.profile_get(user=user) if user.is_authenticated else Profile()
+        form = TableSettingsForm(initial={name: getattr(profile, name) for name in display.FIELDS})
+    return render(
+        request, "accounts/table_settings.html",
+        {"form": form, "on_account": user.is_authenticated and not user.is_guest},
+        status=status,
+    )
 
 
 @login_required

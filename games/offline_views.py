@@ -36,9 +36,10 @@ from ginsite.http import require_json
 # Everything the offline table loads: the page's own links, and the modules its
 # script imports by relative path (fetched unhashed: see _precache_urls).
 PRECACHE_STATIC = (
-    "games/suits.js",
+    "games/prefs_boot.js",
     "games/site.css",
     "games/table.css",
+    "games/prefs.css",
     "games/offline/offline.css",
     "learn/learn.css",
     "games/favicon.svg",

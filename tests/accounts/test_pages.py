@@ -1,5 +1,5 @@
 """Player pages through the test client: the profile with its statistics, the settings
-page (preferences, blocked players, moderation notices), account deletion (matches
+page (a link to the table settings, blocked players, moderation notices), account deletion (matches
 stay, shown as "deleted player"), and the etiquette page."""
 
 import re
@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import ModerationAction, Mute, Profile, User
+from accounts.models import ModerationAction, Mute, User
 from accounts.selectors import player_stats, recent_matches
 from games.chat.models import UserBlock
 from games.models import Match, Seat
@@ -89,22 +89,14 @@ def test_profiles_of_guests_deleted_and_unknown_players_are_not_found(make_user)
         assert Client().get(f"/players/{name}/").status_code == 404
 
 
-def test_settings_save_preferences(make_user) -> None:
+def test_settings_page_leads_to_the_table_settings(make_user) -> None:
     ann = make_user("ann")
     client = signed_in(ann)
     page = client.get("/players/settings/").content.decode()
     assert "Change password" in page and "Delete my account" in page
-    response = client.post("/players/settings/", {"card_style": "large", "four_colour_deck": ""})
-    assert response.status_code == 302
-    profile = Profile.objects.get(user=ann)
-    assert (profile.card_style, profile.sound_on, profile.four_colour_deck) == (
-        "large",
-        False,
-        False,
-    )
-    bad = client.post("/players/settings/", {"card_style": "holographic"})
-    assert bad.status_code == 400
-    assert Profile.objects.get(user=ann).card_style == "large"
+    assert 'href="/players/settings/table/"' in page
+    # The table settings have their own page (tests/accounts/test_table_settings.py).
+    assert client.post("/players/settings/", {"card_style": "large"}).status_code == 405
 
 
 def test_settings_show_blocks_and_an_active_mute(make_user, moderator) -> None:
@@ -171,7 +163,10 @@ def test_display_preferences_reach_every_page(make_user) -> None:
     ann = make_user("ann")
     client = signed_in(ann)
     assert 'data-suits="four"' in client.get("/").content.decode()
-    client.post("/players/settings/", {"card_style": "minimal", "sound_on": "on"})
+    client.post("/players/settings/table/", {
+        "card_size": "medium", "card_style": "minimal", "card_back": "red", "theme": "green",
+        "motion": "auto", "sound_on": "on", "volume": "70", "hand_sort": "melds",
+    })
     html = client.get("/").content.decode()
     assert 'data-suits="two"' in html
     assert 'data-card-style="minimal"' in html and 'data-sound="on"' in html

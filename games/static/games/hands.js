@@ -1,11 +1,42 @@
 // Rendering shared by the live table (games/static/games/table/) and the replay
 // (replay.js), and with the offline table (offline/app.js): a group of cards (a meld,
-// or the deadwood), the player's own hand, the hands of a finished hand, and the
-// sentence of a move.
+// or the deadwood), the player's own hand in the order they chose (the table
+// settings: <html data-hand-sort>), the hands of a finished hand, and the sentence of
+// a move.
 
 import {
-  cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
+  cardListName, cardName, renderCard, renderCardText, sortByRank, sortBySuit, sortMeld,
 } from "./cards.js";
+
+const gettext = (/** @type {string} */ text) => globalThis.gettext?.(text) ?? text;
+
+/** How the player sorts their hand (the table settings): "melds", "rank" or "suit". */
+export function handSort() {
+  const sort = document.documentElement.dataset.handSort;
+  return sort === "rank" || sort === "suit" ? sort : "melds";
+}
+
+/** Whether a discard waits for a second press of the card (the table settings). */
+export function confirmsDiscard() {
+  return document.documentElement.dataset.confirmDiscard === "on";
+}
+
+/** The card a first press chose, when a discard waits for a second one: raised (CSS:
+ * [data-confirm]) and named so. */
+export function markConfirming(el, chosen) {
+  if (!chosen) return el;
+  el.dataset.confirm = "true";
+  const name = el.querySelector("[data-card-name]");
+  if (name) name.textContent += gettext(": press again to discard it");
+  return el;
+}
+
+/** `cards` in the order `sort` ("rank" or "suit"; "melds" keeps them as given). */
+export function sortedCards(cards, sort = handSort()) {
+  if (sort === "rank") return sortByRank(cards);
+  if (sort === "suit") return sortBySuit(cards);
+  return cards;
+}
 
 /** A meld (or with `deadwood`, the deadwood) as a labelled group of cards; `card`
  * renders each one (the table marks the cards laid off). */
@@ -136,6 +167,35 @@ export function handCard(c, { discardTurn, takenFromDiscard, knocks, after, canD
   name.textContent = label;
   el.append(name);
   return el;
+}
+
+/** The player's hand into `box`, as they sort it: its melds (each tagged "set" or
+ * "run") then the deadwood; or, sorted by rank or by suit, one row in which the cards
+ * of a meld are marked (and named so). `groups`: [{kind, cards}]; `card(c)` makes
+ * the element of a card. */
+export function layOutHand(box, groups, dead, card) {
+  const sort = handSort();
+  if (sort === "melds") {
+    for (const g of groups) box.append(taggedGroup(g.kind, g.cards, card));
+    if (dead.length) box.append(taggedGroup("deadwood", dead, card));
+    return;
+  }
+  const melded = new Set(groups.flatMap((g) => g.cards));
+  const row = document.createElement("div");
+  row.className = "meld-group meld-group--deadwood meld-group--sorted";
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", sort === "rank" ? gettext("your hand, by rank") : gettext("your hand, by suit"));
+  for (const c of sortedCards([...melded, ...dead], sort)) {
+    const el = card(c);
+    if (melded.has(c)) {
+      el.classList.add("card--melded");
+      const name = el.querySelector("[data-card-name]");
+      if (name) name.textContent += gettext(" (in a meld)");
+      else el.setAttribute("aria-label", `${el.getAttribute("aria-label")}${gettext(" (in a meld)")}`);
+    }
+    row.append(el);
+  }
+  box.append(row);
 }
 
 /** A group of the player's own hand (a set, a run, or the deadwood) with its tag. */

@@ -3,12 +3,13 @@
 // a coloured mark on each labelled decision, the better action on the cards, the
 // graph of each player's expected points, and N / P to the next / previous mistake.
 
-import { cardGroup, moveParts } from "./hands.js";
-import { cardListName, renderCard, sortByRank, sortMeld } from "./cards.js";
+import { cardGroup, handSort, moveParts, sortedCards } from "./hands.js";
+import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "./cards.js";
 import { plural } from "./words.js";
 import { deadwoodAfterDiscard } from "./melds.js";
 import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
 
+const gettext = (text) => globalThis.gettext?.(text) ?? text;
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const app = document.getElementById("replay-app");
 const $ = (sel) => app.querySelector(sel);
@@ -27,8 +28,15 @@ function renderHand(box, view, seat) {
   box.setAttribute("aria-label", `${name(seat)}'s hand`);
   const melds = (view.melds || []).map(sortMeld);
   const inMelds = new Set(melds.flat());
-  for (const meld of melds) box.append(cardGroup(meld));
   const dead = sortByRank(view.hand.filter((c) => !inMelds.has(c)));
+  if (handSort() !== "melds") {  // the table settings: one row by rank or suit, melds marked
+    const card = (c) => renderCard(c, inMelds.has(c) ? { className: "card--melded", label: `${cardName(c)}${gettext(" (in a meld)")}` } : {});
+    const row = cardGroup(sortedCards(view.hand), { deadwood: true, card });
+    row.setAttribute("aria-label", `${name(seat)}: ${cardListName(sortedCards(view.hand))}`);
+    box.append(row);
+    return;
+  }
+  for (const meld of melds) box.append(cardGroup(meld));
   if (dead.length) box.append(cardGroup(dead, { deadwood: true }));
 }
 
@@ -95,7 +103,7 @@ app.addEventListener("click", (event) => {
     if (timer) { stop(); return; }
     if (index >= steps.length - 1) show(0);
     $("[data-step='play']").textContent = "⏸ Pause";
-    timer = setInterval(() => { if (index >= steps.length - 1) stop(); else show(index + 1); }, 900);
+    timer = setInterval(() => { if (index >= steps.length - 1) stop(); else show(index + 1); }, document.documentElement.dataset.motion === "fast" ? 450 : 900);  // the table settings' speed
     return;
   }
   stop();

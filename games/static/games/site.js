@@ -1,29 +1,7 @@
-// Small behaviours on every page: the suit colour switch (and the settings page's
-// choice of it), copy buttons, and the service worker that makes the site installable
-// and playable offline (/play/offline/).
+// Small behaviours on every page: the table settings (prefs.js), copy buttons, and the
+// service worker that makes the site installable and playable offline (/play/offline/).
 
-const root = document.documentElement;
-const toggle = document.querySelector("[data-suit-toggle]");
-
-function showSuits() {
-  if (!toggle) return;
-  const four = root.dataset.suits !== "two";
-  toggle.textContent = `Four-colour suits: ${four ? "on" : "off"}`;
-  toggle.setAttribute("aria-pressed", String(four));
-}
-
-toggle?.addEventListener("click", () => {
-  root.dataset.suits = root.dataset.suits === "two" ? "four" : "two";
-  try { localStorage.setItem("gin-suits", root.dataset.suits); } catch { /* private mode */ }
-  showSuits();
-});
-showSuits();
-
-// The settings page's preferences: saving them sets this device's choice too.
-document.querySelector("[data-prefs-form]")?.addEventListener("submit", (event) => {
-  const four = event.target.elements.four_colour_deck.checked;
-  try { localStorage.setItem("gin-suits", four ? "four" : "two"); } catch { /* private mode */ }
-});
+import "./prefs.js";
 
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-copy]");

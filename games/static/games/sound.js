@@ -2,8 +2,8 @@
 // files) for "your turn", the opponent's discard, the end of a hand (gin has its
 // own chord) and a refused action.
 //
-// <html data-sound="off"> (the player's preference) means silence and no
-// AudioContext at all. Browsers let a page start audio only after a user
+// <html data-sound="off"> (the table settings) means silence and no AudioContext at
+// all; <html data-volume> (0 to 100) scales every tone, 0 being silence too. Browsers let a page start audio only after a user
 // gesture, so the context is created on the first click, tap or key press; a
 // tone asked for before that is dropped. window.ginSound.played lists the
 // names of the tones actually scheduled, for tests.
@@ -18,6 +18,12 @@ let lastStart = 0;
 const played = [];
 
 const enabled = () => document.documentElement.dataset.sound !== "off";
+
+/** The volume of the table settings, from 0 to 1 (0.7 when unset). */
+export function volume() {
+  const value = Number(document.documentElement.dataset.volume ?? 70);
+  return Number.isFinite(value) ? Math.min(Math.max(value, 0), 100) / 100 : 0.7;
+}
 
 /** A soft note: quick attack, exponential decay; the gain stays well under 1. */
 function note(ctx, out, { freq, start, length, type = "sine", gain = 0.18, glide = null }) {
@@ -82,20 +88,24 @@ const SYNTHS = {
   },
 };
 
-/** Schedule tone `name` on any (online or offline) audio context at time `when`. */
-export function synthesise(ctx, name, when = ctx.currentTime) {
+/** Schedule tone `name` on any (online or offline) audio context at time `when`, at
+ * `level` (1: full) of its loudness. */
+export function synthesise(ctx, name, when = ctx.currentTime, level = 1) {
   const synth = SYNTHS[name];
   if (!synth) throw new Error(`unknown sound ${name}`);
-  synth(ctx, ctx.destination, when);
+  const out = ctx.createGain();
+  out.gain.value = level;
+  out.connect(ctx.destination);
+  synth(ctx, out, when);
 }
 
 /** Play a tone now, if sound is on and the page has had a user gesture. */
 export function play(name) {
-  if (!enabled() || context === null) return;
+  if (!enabled() || context === null || volume() === 0) return;
   if (context.state === "suspended") context.resume().catch(() => {});
   const start = Math.max(context.currentTime + 0.01, lastStart + SPACING);
   lastStart = start;
-  synthesise(context, name, start);
+  synthesise(context, name, start, volume());
   played.push(name);
 }
 

@@ -8,7 +8,7 @@ import { enableDrag } from "../drag.js";
 import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
 } from "../cards.js";
-import { handCard, renderResultHands, taggedGroup } from "../hands.js";
+import { confirmsDiscard, handCard, layOutHand, markConfirming, renderResultHands } from "../hands.js";
 import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { deadwoodAfterDiscard } from "../melds.js";
@@ -21,13 +21,20 @@ import { sha256, fromHex, toHex } from "./sha256.js";
 const config = JSON.parse(document.getElementById("offline-config").textContent);
 const root = document.getElementById("table-app");
 const $ = (sel) => root.querySelector(sel);
-const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
-const COMPUTER_DELAY = reducedMotion ? 150 : 650;
+// The computer's pause follows the animation speed of the table settings (<html
+// data-motion>; "auto" is the device's reduced-motion preference).
+const motion = document.documentElement.dataset.motion;
+const reducedMotion = motion === "none"
+  || (motion === "auto" && matchMedia("(prefers-reduced-motion: reduce)").matches);
+const COMPUTER_DELAY = reducedMotion ? 150 : motion === "fast" ? 350 : 650;
+
+const gettext = (text) => globalThis.gettext?.(text) ?? text;
 
 const ui = {
   record: null,     // the match being played (store.js record)
   game: null,       // replay(record)
   knockMode: false,
+  confirming: null, // a discard awaiting its second press (confirm-before-discard)
   thinking: false,  // the computer's move is scheduled
   showdownFor: null,
   account: null,    // {signed_in, name} once known
@@ -89,6 +96,7 @@ function act(seat, action) {
 
 function sendAction(action) {
   if (!myTurn()) return;
+  ui.confirming = null;
   try { act(YOU, action); } catch (error) { toast(error.message); }
 }
 
@@ -323,6 +331,10 @@ function statusLine() {
       knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
       canKnock: nonGinKnocks().length > 0,
     });
+    if (ui.confirming) {
+      sub.textContent = gettext("Press the %(card)s again to discard it, or choose another card.")
+        .replace("%(card)s", cardName(ui.confirming));
+    }
   } else if (v.current_player === COMPUTER) {
     main.textContent = "Computer is thinking…";
     sub.textContent = v.phase === "first_turn" ? "First turn: upcard offer." : "";
@@ -350,11 +362,11 @@ function renderMyHand() {
   const myDiscard = myTurn() && v.phase === "discard";
   const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
   const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
-  const makeCard = (c) => handCard(c, {
+  if (!myDiscard || knocks || !confirmsDiscard()) ui.confirming = null;
+  const makeCard = (c) => markConfirming(handCard(c, {
     discardTurn: myDiscard, takenFromDiscard: v.taken_from_discard, knocks, after, canDiscard,
-  });
-  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
-  if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
+  }), c === ui.confirming);
+  layOutHand(box, groups, dead, makeCard);
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${v.deadwood}`;
   total.setAttribute("aria-label", `Your deadwood: ${v.deadwood} points`);
@@ -425,9 +437,23 @@ function toast(text) {
 // --------------------------------------------------------------------------
 // Input
 // --------------------------------------------------------------------------
+// With confirm-before-discard on (the table settings), a first press only chooses the card.
 function onHandClick(card) {
   if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
-  if (canDiscard(card)) sendAction({ type: "discard", card });
+  if (!canDiscard(card)) return;
+  if (confirmsDiscard() && ui.confirming !== card) {
+    ui.confirming = card;
+    render();
+    root.querySelector(`[data-my-hand] [data-card="${card}"]`)?.focus();
+    return;
+  }
+  sendAction({ type: "discard", card });
+}
+
+// A card dropped on the discard pile is a deliberate move: never asked again.
+function onHandDrop(card) {
+  if (ui.knockMode) sendAction({ type: "knock", card });
+  else if (canDiscard(card)) sendAction({ type: "discard", card });
 }
 
 function doAct(which) {
@@ -447,7 +473,7 @@ root.addEventListener("click", (event) => {
 
 // Drag and drop as on the live table: a card onto the discard pile, a pile onto the hand.
 enableDrag(root, {
-  dropCard: onHandClick,
+  dropCard: onHandDrop,
   dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
 });
 
@@ -455,7 +481,7 @@ enableDrag(root, {
 document.addEventListener("keydown", (event) => {
   if (!ui.record || event.target.closest("input, textarea, select, dialog") || event.metaKey || event.ctrlKey || event.altKey) return;
   const key = event.key.toLowerCase();
-  if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
+  if (key === "escape" && (ui.knockMode || ui.confirming)) { ui.knockMode = false; ui.confirming = null; render(); return; }
   const map = {
     s: () => canDraw("stock") && sendAction({ type: "draw", source: "stock" }),
     d: () => canDraw("discard") && sendAction({ type: "draw", source: "discard" }),

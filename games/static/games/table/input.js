@@ -5,9 +5,11 @@
 import { actOn, enableClicks } from "../controls.js";
 import { enableDrag } from "../drag.js";
 import { conn } from "./connection.js";
+import { confirmsDiscard } from "../hands.js";
 import { render, toast } from "./render.js";
 import { closeShowdown, dismissedKey, openShowdown, rematchUrl } from "./showdown.js";
 import { $, byId, canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKnocks, root, ui } from "./state.js";
+import { gettext } from "../i18n.js";
 
 // --------------------------------------------------------------------------
 // Sending
@@ -16,9 +18,10 @@ import { $, byId, canBigGin, canDiscard, canDraw, canPass, ginOptions, nonGinKno
 export function sendAction(action) {
   if (ui.pending || !ui.msg) return;
   const ok = conn.send({ type: "action", version: ui.msg.version, action });
-  if (!ok) { toast("Not connected: reconnecting, try again in a moment."); return; }
+  if (!ok) { toast(gettext("Not connected: reconnecting, try again in a moment.")); return; }
   ui.pending = true;
   ui.knockMode = false;
+  ui.confirming = null;
   root.classList.add("is-pending");
   render();
 }
@@ -27,16 +30,32 @@ export function sendAction(action) {
 export function sendControl(type) {
   const msg = /** @type {import("../wire.js").StateFrame} */ (ui.msg);
   const body = type === "resign" ? { type, version: msg.version } : { type };
-  if (!conn.send(body)) toast("Not connected: reconnecting, try again in a moment.");
+  if (!conn.send(body)) toast(gettext("Not connected: reconnecting, try again in a moment."));
 }
 
 // --------------------------------------------------------------------------
 // Input: clicks, drag and drop (pointer events: mouse and touch), keyboard
 // --------------------------------------------------------------------------
-/** @param {string} card */
+/** A press (click, tap, Enter) on a card of my hand: knock with it in knock mode, else
+ * discard it; with confirm-before-discard on, the first press only chooses it.
+ * @param {string} card */
 export function onHandClick(card) {
   if (ui.knockMode) { sendAction({ type: "knock", card }); return; }
-  if (canDiscard(card)) sendAction({ type: "discard", card });
+  if (!canDiscard(card)) return;
+  if (confirmsDiscard() && ui.confirming !== card) {
+    ui.confirming = card;
+    render();
+    /** @type {HTMLElement | null} */ (root.querySelector(`[data-my-hand] [data-card="${card}"]`))?.focus();
+    return;
+  }
+  sendAction({ type: "discard", card });
+}
+
+/** A card dropped on the discard pile: a deliberate move, never asked again.
+ * @param {string} card */
+function onHandDrop(card) {
+  if (ui.knockMode) sendAction({ type: "knock", card });
+  else if (canDiscard(card)) sendAction({ type: "discard", card });
 }
 
 enableClicks(root, { onHandClick, canDraw, send: sendAction, onAct: doAct });
@@ -56,7 +75,7 @@ function setKnockMode(on) {
 }
 
 enableDrag(root, {
-  dropCard: onHandClick,
+  dropCard: onHandDrop,
   /** @param {"stock" | "discard"} source */
   dropPile: (source) => { if (canDraw(source)) sendAction({ type: "draw", source }); },
 });
@@ -68,7 +87,7 @@ document.addEventListener("keydown", (event) => {
   if (event.target instanceof Element && event.target.closest("input, textarea, select, dialog")) return;
   if (event.metaKey || event.ctrlKey || event.altKey) return;
   const key = event.key.toLowerCase();
-  if (key === "escape" && ui.knockMode) { ui.knockMode = false; render(); return; }
+  if (key === "escape" && (ui.knockMode || ui.confirming)) { ui.knockMode = false; ui.confirming = null; render(); return; }
   if (key === "arrowleft" || key === "arrowright") {
     const cards = /** @type {HTMLElement[]} */ ([...root.querySelectorAll("[data-my-hand] .card")]);
     const i = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));

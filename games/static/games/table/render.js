@@ -2,7 +2,7 @@
 // Rendering the table from the state (seats, piles, hands, actions, sidebar, log,
 // clock), announcements for screen readers and the toast for errors.
 
-import { handCard, moveParts, taggedGroup } from "../hands.js";
+import { confirmsDiscard, handCard, layOutHand, markConfirming, moveParts } from "../hands.js";
 import { renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
@@ -13,6 +13,8 @@ import {
   $, byId, canBigGin, canDiscard, canDraw, canPass, find, ginOptions, held, heldView, isBot, isPlayer, knockOptions,
   me, nonGinKnocks, opp, root, seatInfo, seatName, showdownDialog, ui, you,
 } from "./state.js";
+
+const gettext = (/** @type {string} */ text) => /** @type {{gettext?: (s: string) => string}} */ (globalThis).gettext?.(text) ?? text;
 
 /** @typedef {import("../wire.js").StateFrame} StateFrame */
 /** @typedef {import("../wire.js").View} View */
@@ -146,6 +148,10 @@ export function statusLine() {
         knockMode: ui.knockMode, canGin: ginOptions().length > 0 || canBigGin(),
         canKnock: nonGinKnocks().length > 0,
       });
+      if (ui.confirming) {
+        sub.textContent = gettext("Press the %(card)s again to discard it, or choose another card.")
+          .replace("%(card)s", cardName(ui.confirming));
+      }
     }
   } else if (turn === null || turn === undefined) {
     main.textContent = "Hand over";
@@ -191,13 +197,13 @@ export function renderMyHand() {
   const myTurnDiscard = view.current_player === you() && view.phase === "discard" && !ui.pending;
   const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
   const after = myTurnDiscard ? deadwoodAfterDiscard(view.hand) : null;
+  if (!myTurnDiscard || knocks || !confirmsDiscard()) ui.confirming = null;
   /** @param {string} c */
-  const makeCard = (c) => handCard(c, {
+  const makeCard = (c) => markConfirming(handCard(c, {
     discardTurn: myTurnDiscard, takenFromDiscard: view.taken_from_discard, knocks, after,
     canDiscard, fresh: ui.newCards.has(c),
-  });
-  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
-  if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
+  }), c === ui.confirming);
+  layOutHand(box, groups, dead, makeCard);
   const total = $("[data-deadwood]");
   total.textContent = `Deadwood ${view.deadwood}`;
   const deadwood = /** @type {number} */ (view.deadwood);  // a player's view counts it

@@ -4,6 +4,7 @@
 // Nothing here touches the page but reading it.
 
 import { deadwoodAfterDiscard } from "../melds.js";
+import { format, gettext } from "../i18n.js";
 
 /** @typedef {import("../wire.js").StateFrame} StateFrame */
 /** @typedef {import("../wire.js").LegalAction} LegalAction */
@@ -42,6 +43,8 @@ import { deadwoodAfterDiscard } from "../melds.js";
  * @property {StateFrame | null} msg the last "state" message (events applied)
  * @property {boolean} pending an action is on its way
  * @property {boolean} knockMode
+ * @property {string | null} confirming the card a first press chose to discard (the table
+ *   settings' confirm-before-discard), awaiting the second
  * @property {number | null} handsSeen number of finished hands when last rendered
  * @property {string[]} previousHand my cards before the last state (to mark a drawn card)
  * @property {Set<string>} newCards
@@ -66,6 +69,7 @@ export const ui = {
   msg: null,            // last "state" message
   pending: false,       // an action is on its way
   knockMode: false,
+  confirming: null,     // a discard awaiting its second press
   handsSeen: null,      // number of finished hands when last rendered
   previousHand: [],     // my cards before the last state (to mark a drawn card)
   newCards: new Set(),
@@ -89,8 +93,8 @@ export const opp = () => (isPlayer() ? 1 - me() : 1);
 export const seatInfo = (seat) => ui.msg?.match?.seats?.find((s) => s.seat === seat) ?? { seat, name: `Seat ${seat + 1}` };
 /** @param {number} seat @param {{capital?: boolean}} [options] */
 export function seatName(seat, { capital = false } = {}) {
-  if (isPlayer() && seat === you()) return capital ? "You" : "you";
-  return seatInfo(seat).name || `Seat ${seat + 1}`; // games/messages.py seat_name
+  if (isPlayer() && seat === you()) return capital ? gettext("You") : gettext("you");
+  return seatInfo(seat).name || format(gettext("Seat %(seat)s"), { seat: seat + 1 }); // games/messages.py seat_name
 }
 /** @param {number} seat */
 export const isBot = (seat) => Boolean(seatInfo(seat).bot_level);
