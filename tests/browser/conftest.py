@@ -43,6 +43,36 @@ PASSWORD = "felt-table-Knock-42"
 TIMEOUT_MS = 15_000  # each page's default (new_page)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """A failed browser test's report carries what the server saw: the tail of daphne's
+    log and every other connection to the test database with what it waits on (a
+    timeout in the page says only that nothing came)."""
+    report = yield
+    server = item.funcargs.get("live_asgi_server") if hasattr(item, "funcargs") else None
+    if report.failed and call.when == "call" and server is not None:
+        report.sections.append(("daphne's log (tail)", server.log()))
+        report.sections.append(("database connections", _database_activity()))
+    return report
+
+
+def _database_activity() -> str:
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return "(not PostgreSQL)"
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, application_name, state, wait_event_type, wait_event,"
+                " now() - xact_start, left(query, 200) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return "\n".join(" | ".join(map(str, row)) for row in cursor.fetchall())
+    except Exception as error:  # a report must not fail for want of a diagnosis
+        return f"(could not read pg_stat_activity: {error})"
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     # Playwright's sync API keeps an event loop running in this thread from here on,

@@ -29,6 +29,7 @@ from tests.workers import CeleryWorker, _Process
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 HELD = 6  # computer turns the worker has taken when it is killed
+HELD_COUNTDOWN = 12.0  # seconds before those turns are due
 QUEUED = 4  # computer turns enqueued while it is down
 
 
@@ -73,15 +74,21 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
     live_celery_worker, settings
 ):
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
-    settings.BOT_THINK_SECONDS = 1.5  # the countdown of the tasks enqueued here
+    # The countdown of the tasks enqueued here: long enough that the worker holds all of
+    # them (taken, not yet due) however slowly a loaded machine makes the matches.
+    settings.BOT_THINK_SECONDS = HELD_COUNTDOWN
     broker = redis.Redis.from_url(settings.REDIS_URL)
     broker.delete("unacked", "unacked_index")
     held: dict[int, int] = {}
     for index in range(HELD):
         match, version = computer_to_move(f"held{index}")
         held[match.pk] = version
-    wait_until(lambda: broker.hlen("unacked") >= HELD, 10, "the worker to take the tasks")
+    wait_until(lambda: broker.hlen("unacked") >= HELD, 60, "the worker to take the tasks")
     live_celery_worker.kill()
+    assert dict(Match.objects.filter(pk__in=held).values_list("pk", "version")) == held, (
+        f"the worker played a turn before it was killed: the matches took over "
+        f"{HELD_COUNTDOWN} s to make")
+    settings.BOT_THINK_SECONDS = 1.5
     held_tags = broker.hkeys("unacked")
     assert len(held_tags) >= HELD
     queued: dict[int, int] = {}
@@ -94,12 +101,12 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
     ), "nothing moved while the worker was down"
 
     restart_without_purge(live_celery_worker)
-    wait_until(lambda: humans_to_move(queued), 20, "the queued computer turns")
+    wait_until(lambda: humans_to_move(queued), 60, "the queued computer turns")
     # The tasks the dead worker held are not redelivered yet (visibility timeout).
     assert dict(Match.objects.filter(pk__in=held).values_list("pk", "version")) == held
     # Beat's clock tick, as it runs 10 s later: computer turns waiting that long are lost.
     services.clock_tick(now=timezone.now() + timedelta(seconds=10))
-    wait_until(lambda: humans_to_move(pending), 20, "the held computer turns")
+    wait_until(lambda: humans_to_move(pending), 60, "the held computer turns")
     settled = dict(Match.objects.filter(pk__in=pending).values_list("pk", "version"))
 
     # Redis redelivers what the dead worker held (here at once, not after an hour).
@@ -108,8 +115,8 @@ def test_kill_9_of_the_worker_with_computer_moves_queued(
         for tag in held_tags:
             qos.restore_by_tag(tag)
     wait_until(
-        lambda: broker.llen("celery") == 0 and broker.hlen("unacked") == 0, 20,
-        "the redelivered tasks to run",
+        lambda: broker.llen("celery") == 0 and broker.hlen("unacked") == 0,
+        HELD_COUNTDOWN + 30, "the redelivered tasks to run (due 12 s after they were made)",
     )
     time.sleep(0.5)
     assert dict(Match.objects.filter(pk__in=pending).values_list("pk", "version")) == settled
