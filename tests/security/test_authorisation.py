@@ -25,6 +25,10 @@ RULES_FORM = {
     "gin_bonus": "25", "undercut_bonus": "25", "big_gin_bonus": "31", "game_bonus": "100",
     "line_bonus": "25", "big_gin_allowed": "on", "shutout": "on",
 }
+TABLE_SETTINGS = {
+    "card_size": "huge", "card_style": "classic", "card_back": "red", "theme": "contrast",
+    "motion": "auto", "sound_on": "on", "volume": "70", "hand_sort": "melds",
+}
 SIGNED_OUT = ("anonymous", "banned")  # a banned player's session no longer signs in
 
 
@@ -80,6 +84,8 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("games:quick_status", "", signed_in_json("200")),
     ("games:join", "an invitation: its host goes to the table", signed_in("200", player="table")),
     ("accounts:settings", "", signed_in("200")),
+    ("accounts:table_settings", "everyone: a visitor's and a guest's are kept by their browser",
+     expect("200")),
     ("accounts:delete", "GET is not allowed", signed_in("405")),
     ("accounts:etiquette", "", expect("200")),
     ("accounts:profile", "", expect("200")),
@@ -168,6 +174,8 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
       for name in ("tournaments:join", "tournaments:withdraw", "tournaments:pause")],
     ("accounts:delete", "a wrong confirmation deletes nothing", {"confirm": "no"},
      signed_in("400")),
+    ("accounts:table_settings", "saved on the signed-in player's row (a guest's too); a "
+     "visitor's are kept by the browser, never sent", TABLE_SETTINGS, signed_in("302")),
     ("social:follow", "carol: refused (a message) to guests, to herself and to the "
      "blocked; back to the friends list", {}, signed_in("302")),
     ("social:unfollow", "", {}, signed_in("302")),

@@ -59,6 +59,7 @@ def sample_paths(world: World) -> dict[str, str]:
         "analysis:hand_review": f"/match/{f}/hand/1/analysis.json",
         "analysis:hint": f"/match/{m}/hint",
         "accounts:settings": "/players/settings/",
+        "accounts:table_settings": "/players/settings/table/",
         "accounts:delete": "/players/settings/delete/",
         "accounts:etiquette": "/players/etiquette/",
         "accounts:profile": "/players/alice/",
