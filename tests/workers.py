@@ -56,9 +56,23 @@ def database_url_for_tests() -> str:
     return f"postgres://{auth}@{host}:{port}/{s['NAME']}"
 
 
+#: Where the server and worker processes write the e-mails they send, a file each
+#: (settings.py: EMAIL_FILE_PATH): the tests read this outbox.
+OUTBOX = Path(tempfile.gettempdir()) / f"gin-test-outbox-{os.getpid()}"
+
+
+def outbox() -> list[str]:
+    """The e-mails the test processes sent so far, as sent (headers, body), oldest first."""
+    if not OUTBOX.exists():
+        return []
+    files = sorted(OUTBOX.iterdir(), key=lambda f: f.stat().st_mtime)
+    return [f.read_text(errors="replace") for f in files]
+
+
 def process_env() -> dict[str, str]:
     """Environment of a server or worker process pointed at the test services."""
     env = dict(os.environ)
+    env["EMAIL_FILE_PATH"] = str(OUTBOX)
     env["DATABASE_URL"] = database_url_for_tests()
     env["DJANGO_SETTINGS_MODULE"] = "ginsite.settings"
     env["BOT_THINK_SECONDS"] = os.environ.get("TEST_BOT_THINK_SECONDS", "0.05")
