@@ -534,3 +534,7 @@ FAIRPLAY_ASSISTANCE_ALPHA = float(os.environ.get("FAIRPLAY_ASSISTANCE_ALPHA", "0
 # their last sign of life on a page's notification socket (it pings every 30 s).
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 SOCIAL_ONLINE_SECONDS = int(os.environ.get("SOCIAL_ONLINE_SECONDS", "75"))
+# Entrants of a tournament starting within five minutes are told (social/services.py).
+CELERY_BEAT_SCHEDULE["social-tournament-reminders"] = {
+    "task": "social.tournament_reminders", "schedule": 60.0, "options": {"expires": 50},
+}

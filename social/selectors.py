@@ -10,6 +10,7 @@ whose online status is private is never shown online or playing to anyone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -183,3 +184,32 @@ def is_online(*, user_id: int) -> bool:
 
 def unread_count_of(*, user_id: int) -> int:
     return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def tournament_entrants_to_remind(
+    *, now: datetime, within: timedelta
+) -> list[tuple[int, str, User]]:
+    """``(tournament id, name, user)`` of each active entrant of a tournament starting
+    within ``within`` of ``now`` who was not told yet."""
+    from games.tournaments.models import Entrant, Tournament
+
+    entrants = (
+        Entrant.objects.filter(
+            tournament__status=Tournament.Status.SCHEDULED,
+            tournament__starts_at__gt=now, tournament__starts_at__lte=now + within,
+            status=Entrant.Status.ACTIVE,
+        )
+        .select_related("tournament", "user")
+        .order_by("tournament_id", "user_id")
+    )
+    told = {
+        (row["params__tournament_id"], row["user_id"])
+        for row in Notification.objects.filter(
+            kind="tournament", created_at__gt=now - within - within
+        ).values("params__tournament_id", "user_id")
+    }
+    return [
+        (e.tournament_id, e.tournament.name, e.user)
+        for e in entrants
+        if (e.tournament_id, e.user_id) not in told
+    ]

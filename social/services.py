@@ -13,7 +13,7 @@ still wants that kind, and had none of that kind in the last hour (``EMAIL_EVERY
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -269,3 +269,26 @@ def presence_close(*, user_id: int) -> None:
         return
     if left <= 0:
         cache.delete(key)
+
+
+# --- tournaments about to start -------------------------------------------------------------
+
+#: Entrants are told this long before their tournament starts.
+TOURNAMENT_NOTICE = timedelta(minutes=5)
+
+
+def tournament_reminders_send(*, now: datetime | None = None) -> int:
+    """The ``social.tournament_reminders`` beat job (every minute): each active entrant of
+    a tournament that starts within ``TOURNAMENT_NOTICE`` is told once. Returns how many
+    were told."""
+    now = now or timezone.now()
+    told = 0
+    for tournament_id, name, user in selectors.tournament_entrants_to_remind(
+        now=now, within=TOURNAMENT_NOTICE
+    ):
+        created = notification_create(
+            user=user, kind="tournament", params={"name": name, "tournament_id": tournament_id},
+            url=reverse("tournaments:detail", args=[tournament_id]),
+        )
+        told += created is not None
+    return told

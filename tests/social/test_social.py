@@ -182,3 +182,23 @@ def test_settings_switch_each_kind_of_email() -> None:
     row = selectors.settings_get(user=bob)
     assert (row.email_challenge, row.email_turn, row.online_private) == (True, False, True)
     assert 'name="email_turn"' in client.get("/players/settings/").content.decode()
+
+
+def test_entrants_are_told_once_when_their_tournament_starts_in_five_minutes() -> None:
+    from games.tournaments.models import Entrant, Tournament
+    from tests.factories import create_tournament
+
+    alice, bob = create_user("alice"), create_user("bob")
+    now = timezone.now()
+    soon = create_tournament(players=[alice, bob], name="Friday Arena",
+                             starts_at=now + timedelta(minutes=4))
+    create_tournament(players=[alice], name="Later", starts_at=now + timedelta(minutes=30))
+    Entrant.objects.filter(tournament=soon, user=bob).update(status=Entrant.Status.WITHDRAWN)
+    assert services.tournament_reminders_send(now=now) == 1
+    assert services.tournament_reminders_send(now=now + timedelta(minutes=1)) == 0
+    told = Notification.objects.get(user=alice, kind="tournament")
+    assert told.url == f"/tournaments/{soon.pk}/"
+    from social.texts import notification_text
+
+    assert notification_text(told.kind, told.params) == "Friday Arena starts in five minutes."
+    assert Tournament.objects.count() == 2
