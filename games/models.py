@@ -26,6 +26,8 @@ class Match(models.Model):
         ABANDON = "abandon", "Abandoned"
         # A moderator suspended (banned) a player: they forfeit every match in play.
         SUSPENDED = "suspended", "Forfeit: account suspended"
+        # A correspondence match's player ran out of days for a turn.
+        TIMEOUT = "timeout", "Ran out of time"
         # Why an invitation closed unanswered (status CANCELLED).
         INVITE_CANCELLED = "cancelled", "Invitation cancelled by its host"
         INVITE_EXPIRED = "expired", "Invitation expired"
@@ -48,6 +50,12 @@ class Match(models.Model):
     end_reason = models.CharField(max_length=16, choices=EndReason.choices, blank=True)
     # Turn clock (docs/rules.md section 9): when the current turn runs out, or null.
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # A correspondence match (games/services/correspondence.py): the days a whole turn
+    # may take (1, 3 or 7), null for live play; the turn's deadline, vacations of the
+    # player to move counted in, checked by beat's correspondence job (the live clock
+    # never looks at it: such a match has no turn_deadline and no clock_due_at).
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    move_deadline = models.DateTimeField(null=True, blank=True)
     # Seat to move in the current hand (null when waiting or finished); mirrors the
     # engine state so listings and the clock sweep need no JSON decoding.
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -101,6 +109,10 @@ class Match(models.Model):
             models.Index(fields=["status", "finished_at"]),
             models.Index(
                 fields=["clock_due_at"], name="match_clock_due", condition=_is_set("clock_due_at")
+            ),
+            models.Index(
+                fields=["move_deadline"], name="match_move_deadline",
+                condition=_is_set("move_deadline"),
             ),
             *(
                 models.Index(fields=[field], name=f"match_{field}", condition=_is_set(field))
@@ -245,6 +257,25 @@ class QuickMatchEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} waiting for {self.variant}"
+
+
+class Vacation(models.Model):
+    """A player on vacation from ``starts_at`` to ``ends_at``: the clocks of their
+    correspondence matches stop meanwhile (at most 14 days a calendar year:
+    games/engine/correspondence.py)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "ends_at"])]
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"Vacation of {self.user_id} from {self.starts_at:%Y-%m-%d}"
 
 
 class RatedPlayBan(models.Model):
