@@ -57,7 +57,7 @@ class Profile(models.Model):
         CONTRAST = "contrast", _("High contrast")
 
     class Motion(models.TextChoices):
-        AUTO = "auto", _("As my device asks (none if it asks for reduced motion)")
+        AUTO = "auto", _("As my device asks")
         NORMAL = "normal", _("Normal")
         FAST = "fast", _("Fast")
         NONE = "none", _("None")
