@@ -7,31 +7,60 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.bots import LEVELS
 from games.bots.ratings import level_label
 from games.engine import TARGET_SCORES, TURN_SECONDS, RuleSet
 
-LEVEL_CHOICES = [(level, level_label(level)) for level in LEVELS]
-"""Each level with its measured rating ("Expert ≈ 1700", ``games/bots/ratings.py``)."""
+LEVEL_NAMES = {
+    "easy": pgettext_lazy("computer level", "Easy"),
+    "medium": pgettext_lazy("computer level", "Medium"),
+    "hard": pgettext_lazy("computer level", "Hard"),
+    "expert": pgettext_lazy("computer level", "Expert"),
+}
+
+
+def level_name(level: str) -> str:
+    """A computer level's name in the page's language ("Expert")."""
+    return str(LEVEL_NAMES.get(level, level.capitalize()))
+
+
+def _level_choice(level: str) -> str:
+    # "Expert ≈ 1700" (games/bots/ratings.py's level_label), in the page's language.
+    return level_label(level).replace(level.capitalize(), level_name(level), 1)
+
+
+def LEVEL_CHOICES() -> list[tuple[str, str]]:  # noqa: N802 (a form's choices, read each time)
+    """Each level with its measured rating ("Expert ≈ 1700"), named when read."""
+    return [(level, _level_choice(level)) for level in LEVELS]
 VARIANT_CHOICES = [
-    ("default", "Default"),
-    ("time_freedom", "Time Freedom"),
-    ("straight", "Straight Gin"),
-    ("oklahoma", "Oklahoma"),
+    ("default", pgettext_lazy("variant", "Default")),
+    ("time_freedom", gettext_lazy("Time Freedom")),
+    ("straight", gettext_lazy("Straight Gin")),
+    ("oklahoma", gettext_lazy("Oklahoma")),
 ]
 VARIANT_HELP = {
-    "default": "Knock with 10 or less, turn clock.",
-    "time_freedom": "Default rules, no clock: take your time.",
-    "straight": "No knocking: only gin ends a hand.",
-    "oklahoma": "The upcard sets the knock limit.",
+    "default": gettext_lazy("Knock with 10 or less, turn clock."),
+    "time_freedom": gettext_lazy("Default rules, no clock: take your time."),
+    "straight": gettext_lazy("No knocking: only gin ends a hand."),
+    "oklahoma": gettext_lazy("The upcard sets the knock limit."),
 }
 BONUS_FIELDS = ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "line_bonus")
 
 _default = RuleSet.default()
 
 
-def _bonus(label: str, initial: int) -> forms.IntegerField:
+def _target_choices() -> list[tuple[int, str]]:
+    return [(t, _("%(points)s points") % {"points": t}) for t in TARGET_SCORES]
+
+
+def _clock_choices() -> list[tuple[int, str]]:
+    return [(s, _("%(seconds)s seconds") % {"seconds": s}) for s in TURN_SECONDS]
+
+
+def _bonus(label: Any, initial: int) -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=1000, initial=initial)
 
 
@@ -39,42 +68,54 @@ class RulesForm(forms.Form):
     """The variant and the options of docs/rules.md; ``rules()`` gives the RuleSet."""
 
     variant = forms.ChoiceField(
+        label=gettext_lazy("Variant"),
         choices=VARIANT_CHOICES,
         initial="default",
-        # site.js shows the chosen variant's line from data-help under the choices.
-        widget=forms.RadioSelect(attrs={"data-help": json.dumps(VARIANT_HELP)}),
+        # site.js shows the chosen variant's line from data-help under the choices
+        # (written in the page's language by __init__).
+        widget=forms.RadioSelect,
         help_text=VARIANT_HELP["default"],
     )
     target_score = forms.TypedChoiceField(
-        label="Play to",
-        choices=[(t, f"{t} points") for t in TARGET_SCORES],
+        label=gettext_lazy("Play to"),
+        choices=_target_choices,
         coerce=int,
         initial=_default.target_score,
     )
     knock_limit = forms.IntegerField(
-        label="Knock limit",
+        label=gettext_lazy("Knock limit"),
         min_value=0,
         max_value=10,
         initial=_default.knock_limit,
-        help_text="Default and Time Freedom only.",
+        help_text=gettext_lazy("Default and Time Freedom only."),
     )
     turn_seconds = forms.TypedChoiceField(
-        label="Clock per turn",
-        choices=[(s, f"{s} seconds") for s in TURN_SECONDS],
+        label=gettext_lazy("Clock per turn"),
+        choices=_clock_choices,
         coerce=int,
         initial=_default.turn_seconds,
-        help_text="Time Freedom has no clock.",
+        help_text=gettext_lazy("Time Freedom has no clock."),
     )
-    gin_bonus = _bonus("Gin bonus", _default.gin_bonus)
-    undercut_bonus = _bonus("Undercut bonus", _default.undercut_bonus)
-    big_gin_bonus = _bonus("Big gin bonus", _default.big_gin_bonus)
-    game_bonus = _bonus("Game bonus", _default.game_bonus)
-    line_bonus = _bonus("Line bonus (per hand won)", _default.line_bonus)
-    big_gin_allowed = forms.BooleanField(label="Big gin allowed", required=False, initial=True)
-    shutout = forms.BooleanField(label="Shutout doubles", required=False, initial=True)
+    gin_bonus = _bonus(gettext_lazy("Gin bonus"), _default.gin_bonus)
+    undercut_bonus = _bonus(gettext_lazy("Undercut bonus"), _default.undercut_bonus)
+    big_gin_bonus = _bonus(gettext_lazy("Big gin bonus"), _default.big_gin_bonus)
+    game_bonus = _bonus(gettext_lazy("Game bonus"), _default.game_bonus)
+    line_bonus = _bonus(gettext_lazy("Line bonus (per hand won)"), _default.line_bonus)
+    big_gin_allowed = forms.BooleanField(
+        label=gettext_lazy("Big gin allowed"), required=False, initial=True
+    )
+    shutout = forms.BooleanField(
+        label=gettext_lazy("Shutout doubles"), required=False, initial=True
+    )
     oklahoma_ace_gin_only = forms.BooleanField(
-        label="Oklahoma: an ace upcard means gin only", required=False, initial=False
+        label=gettext_lazy("Oklahoma: an ace upcard means gin only"), required=False,
+        initial=False,
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        help_lines = {key: str(line) for key, line in VARIANT_HELP.items()}
+        self.fields["variant"].widget.attrs["data-help"] = json.dumps(help_lines)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -83,7 +124,9 @@ class RulesForm(forms.Form):
         try:
             self._rules = self._build_rules(data)
         except ValueError as error:
-            raise forms.ValidationError(f"These rules are not valid: {error}.") from error
+            raise forms.ValidationError(
+                _("These rules are not valid: %(error)s.") % {"error": error}
+            ) from error
         return data
 
     @staticmethod
@@ -118,10 +161,13 @@ class ComputerMatchForm(RulesForm):
     """Play the computer: the level first, then the rules."""
 
     level = forms.ChoiceField(
+        label=gettext_lazy("Level"),
         choices=LEVEL_CHOICES,
         initial="easy",
         widget=forms.RadioSelect,
-        help_text="≈ the level's Elo rating, measured against the easy computer (1500).",
+        help_text=gettext_lazy(
+            "≈ the level's Elo rating, measured against the easy computer (1500)."
+        ),
     )
 
     field_order = ["level", "variant"]
@@ -129,12 +175,13 @@ class ComputerMatchForm(RulesForm):
 
 def variant_label(variant: str) -> str:
     """The name people read for a variant ("Time Freedom" for ``time_freedom``)."""
-    return dict(VARIANT_CHOICES).get(variant, variant.replace("_", " ").capitalize())
+    return str(dict(VARIANT_CHOICES).get(variant, variant.replace("_", " ").capitalize()))
 
 
 def rules_summary(rules: dict[str, Any], variant: str) -> str:
     """One line describing a match's rules, for lists and headers."""
-    parts = [variant_label(variant), f"to {rules.get('target_score')}"]
+    parts = [variant_label(variant), _("to %(score)s") % {"score": rules.get("target_score")}]
     seconds = rules.get("turn_seconds")
-    parts.append(f"{seconds} s clock" if seconds else "no clock")
+    parts.append(_("%(seconds)s s clock") % {"seconds": seconds} if seconds else _("no clock"))
     return " · ".join(parts)
+

@@ -62,6 +62,8 @@ PRECACHE_MODULES = (
     "games/sidebar.js",
     "games/controls.js",
     "learn/learn.js",
+    "learn/board.js",
+    "games/i18n.js",
 )
 # Pages kept for offline use besides the offline table: the same for every visitor
 # (no account data), served from the cache like it. The lessons (games/learn).
@@ -96,6 +98,9 @@ def _precache_urls() -> list[str]:
     # Modules import each other by relative path: with hashed static names the
     # browser asks for the plain names too (whitenoise serves both).
     urls += [f"{settings.STATIC_URL}{path}" for path in PRECACHE_MODULES]
+    # The browser code's words in every language (ginsite/i18n.py): the cached page
+    # asks for the one it was rendered in.
+    urls += [reverse("javascript_catalog", args=[code]) for code, _ in settings.LANGUAGES]
     return list(dict.fromkeys(urls))
 
 
@@ -110,6 +115,8 @@ def cache_version() -> str:
         digest.update(Path(found).read_bytes() if found else b"missing")
     for name in PRECACHE_TEMPLATES:
         digest.update(Path(get_template(name).origin.name).read_bytes())  # type: ignore[attr-defined]
+    for catalog in sorted(Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.mo")):
+        digest.update(catalog.read_bytes())
     return digest.hexdigest()[:16]
 
 

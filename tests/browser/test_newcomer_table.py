@@ -320,7 +320,7 @@ def test_errors_are_sentences_that_say_what_to_do(site: Any, new_page: Any) -> N
     sentences = page.evaluate(
         """async (codes) => {
             const w = await import("/static/games/words.js");
-            return Object.fromEntries(codes.map((c) => [c, w.ERROR_SENTENCES[c] ?? null]));
+            return Object.fromEntries(codes.map((c) => [c, w.errorSentences()[c] ?? null]));
         }""",
         codes,
     )

@@ -1,14 +1,24 @@
 // Cards: names, values, sorting and SVG rendering, shared by the table, the
 // showdown, replays and the home page. Card text is rank then suit ("TD").
 
+import { format, gettext, pgettext } from "./i18n.js";
+
 export const RANKS = "A23456789TJQK";
 export const SUITS = "CDHS";
 
-const RANK_NAMES = {
-  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
-};
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+// Names for screen readers, in the page's language ("diez de picas"): read when asked
+// for, so the catalog (games/i18n.js) is loaded by then.
+const RANK_NAMES = () => ({
+  A: pgettext("card rank", "ace"), 2: pgettext("card rank", "two"), 3: pgettext("card rank", "three"),
+  4: pgettext("card rank", "four"), 5: pgettext("card rank", "five"), 6: pgettext("card rank", "six"),
+  7: pgettext("card rank", "seven"), 8: pgettext("card rank", "eight"), 9: pgettext("card rank", "nine"),
+  T: pgettext("card rank", "ten"), J: pgettext("card rank", "jack"), Q: pgettext("card rank", "queen"),
+  K: pgettext("card rank", "king"),
+});
+const SUIT_NAMES = () => ({
+  C: pgettext("card suit", "clubs"), D: pgettext("card suit", "diamonds"),
+  H: pgettext("card suit", "hearts"), S: pgettext("card suit", "spades"),
+});
 const RANK_LABELS = { T: "10" };
 const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
@@ -29,16 +39,16 @@ export function cardValue(card) { return Math.min(rankIndex(card), 10); }
 
 /** Accessible name: "ten of diamonds". */
 export function cardName(card) {
-  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+  return format(pgettext("card name", "%(rank)s of %(suit)s"), { rank: RANK_NAMES()[card[0]], suit: SUIT_NAMES()[card[1]] });
 }
-export function suitName(suit) { return SUIT_NAMES[suit]; }
+export function suitName(suit) { return SUIT_NAMES()[suit]; }
 export function suitSymbol(suit) { return SUIT_SYMBOLS[suit]; }
 
 /** Readable list: "ten of diamonds, jack of diamonds and queen of diamonds". */
 export function cardListName(cards) {
   const names = cards.map(cardName);
   if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return format(gettext("%(list)s and %(last)s"), { list: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
 /** Sort by suit (spades, hearts, clubs, diamonds alternate colours) then rank. */
@@ -138,7 +148,7 @@ export function renderCard(card, options = {}) {
       return el;
     }
     if (options.tag !== "button") el.setAttribute("role", "img");
-    el.setAttribute("aria-label", options.label ?? "card back");
+    el.setAttribute("aria-label", options.label ?? gettext("card back"));
     return el;
   }
   el.dataset.card = card;

@@ -6,7 +6,8 @@
 // sight (below the table on a phone, another tab), a button counts the new ones
 // and brings the chat into view.
 
-import { errorSentence, plural } from "./words.js";
+import { errorSentence } from "./words.js";
+import { format, gettext, ngettext, pageLanguage } from "./i18n.js";
 
 const panel = document.querySelector("[data-chat]");
 if (panel) mount(panel);
@@ -37,8 +38,8 @@ function mount(root) {
     const left = maxLength - input.value.length;
     count.hidden = left > 50;
     count.textContent = left >= 0
-      ? `${left} of ${maxLength} characters left`
-      : `${plural(-left, "character")} over the limit of ${maxLength}`;
+      ? format(gettext("%(left)s of %(max)s characters left"), { left, max: maxLength })
+      : format(ngettext("%(n)s character over the limit of %(max)s", "%(n)s characters over the limit of %(max)s", -left), { n: -left, max: maxLength });
   }
   input?.addEventListener("input", showCount);
   function restoreText() {
@@ -53,7 +54,7 @@ function mount(root) {
   function setUnread(count) {
     unread = count;
     unreadButton.hidden = count === 0;
-    unreadButton.textContent = `Chat: ${plural(count, "new message")}`;
+    unreadButton.textContent = format(ngettext("Chat: %(n)s new message", "Chat: %(n)s new messages", count), { n: count });
   }
   new IntersectionObserver((entries) => {
     inView = entries.at(-1).isIntersecting;
@@ -82,7 +83,7 @@ function mount(root) {
 
   function timeOf(iso) {
     const d = new Date(iso);
-    return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString(pageLanguage(), { hour: "2-digit", minute: "2-digit" });
   }
 
   function messageItem(m) {
@@ -106,8 +107,8 @@ function mount(root) {
       const tools = document.createElement("span");
       tools.className = "chat-msg__tools";
       tools.append(
-        toolButton("⚑", `Report this message from ${m.author}`, "report", () => openReport(m)),
-        toolButton("⊘", `Block ${m.author}`, "block", () => block(m)),
+        toolButton("⚑", format(gettext("Report this message from %(name)s"), { name: m.author }), "report", () => openReport(m)),
+        toolButton("⊘", format(gettext("Block %(name)s"), { name: m.author }), "block", () => block(m)),
       );
       li.append(tools);
     }
@@ -161,7 +162,7 @@ function mount(root) {
           waiting = false;
           // The socket's frame limit is in bytes: say it in the characters of the box.
           showNotice(data.code === "frame_too_large" && maxLength
-            ? `Your message is too long to send: messages are limited to ${maxLength} characters. Shorten it, then send it again.`
+            ? format(gettext("Your message is too long to send: messages are limited to %(max)s characters. Shorten it, then send it again."), { max: maxLength })
             : data.message || errorSentence(data.code));
           restoreText();
         }
@@ -178,11 +179,11 @@ function mount(root) {
     // script, say): refused here, the text kept. The server checks again.
     const limit = input && input.maxLength > 0 ? input.maxLength : 0;
     if (limit && text.length > limit) {
-      showNotice(`Messages are limited to ${limit} characters (yours has ${text.length}). Shorten it, then send it again.`);
+      showNotice(format(gettext("Messages are limited to %(max)s characters (yours has %(length)s). Shorten it, then send it again."), { max: limit, length: text.length }));
       return;
     }
     if (!transport.send({ type: "chat", text })) {
-      showNotice("Not connected: your message was not sent.");
+      showNotice(gettext("Not connected: your message was not sent."));
       return;
     }
     waiting = true;
@@ -210,7 +211,7 @@ function mount(root) {
       credentials: "same-origin",
     });
     let reply = {};
-    try { reply = await response.json(); } catch { reply = { message: "The server did not answer." }; }
+    try { reply = await response.json(); } catch { reply = { message: gettext("The server did not answer.") }; }
     // A refusal is {"error": {"code", "message"}} (ginsite/errors.py).
     return { ok: response.ok, reply: reply.error ?? reply };
   }
@@ -230,11 +231,11 @@ function mount(root) {
     const fields = new FormData(dialog.querySelector("[data-chat-report-form]"));
     const url = root.dataset.reportUrl.replace("/0/report/", `/${encodeURIComponent(m.id)}/report/`);
     const { ok, reply } = await post(url, { reason: fields.get("reason"), comment: fields.get("comment") });
-    showNotice(reply.message || (ok ? "Report sent." : errorSentence(reply.code)), ok ? "info" : "error");
+    showNotice(reply.message || (ok ? gettext("Report sent.") : errorSentence(reply.code)), ok ? "info" : "error");
   });
 
   async function block(m) {
-    if (!window.confirm(`Block ${m.author}? You will no longer see their messages or be paired with them.`)) return;
+    if (!window.confirm(format(gettext("Block %(name)s? You will no longer see their messages or be paired with them."), { name: m.author }))) return;
     const { ok, reply } = await post(root.dataset.blockUrl, { message: m.id });
     if (ok) {
       for (const li of log.querySelectorAll(".chat-msg")) {

@@ -3,6 +3,7 @@
 // buttons, and what each button does.
 
 import { cardName } from "./cards.js";
+import { format, gettext } from "./i18n.js";
 
 /** A touch screen without a mouse: the hints say "tap", not "click" or keys. */
 export const touchScreen = () => matchMedia("(pointer: coarse)").matches || (navigator.maxTouchPoints > 0 && matchMedia("(hover: none)").matches);
@@ -12,19 +13,19 @@ export const touchScreen = () => matchMedia("(pointer: coarse)").matches || (nav
  * legal actions allow. */
 export function yourTurnPrompt(view, { knockMode, canGin, canKnock }) {
   if (knockMode) {
-    return ["Knock: choose the card to discard face down", "Highlighted cards keep you within the knock limit. Esc cancels."];
+    return [gettext("Knock: choose the card to discard face down"), gettext("Highlighted cards keep you within the knock limit. Esc cancels.")];
   }
   if (view.phase === "first_turn") {
-    return [`Your turn: take the ${cardName(view.discard_pile.at(-1))} or pass`, "First turn: the stock is closed until both players pass."];
+    return [format(gettext("Your turn: take the %(card)s or pass"), { card: cardName(view.discard_pile.at(-1)) }), gettext("First turn: the stock is closed until both players pass.")];
   }
   if (view.phase === "draw") {
-    return ["Your turn: draw from the stock or the discard pile", touchScreen() ? "Tap a pile, or drag its card to your hand." : "Click, drag, or press S / D."];
+    return [gettext("Your turn: draw from the stock or the discard pile"), touchScreen() ? gettext("Tap a pile, or drag its card to your hand.") : gettext("Click, drag, or press S / D.")];
   }
   if (view.phase === "discard") {
-    const parts = [touchScreen() ? "Tap a card, or drag it to the discard pile." : "Click or drag a card to the discard pile."];
-    if (canGin) parts.push("You can go gin!");
-    else if (canKnock) parts.push(`You can knock (limit ${view.knock_limit}).`);
-    return ["Discard a card", parts.join(" ")];
+    const parts = [touchScreen() ? gettext("Tap a card, or drag it to the discard pile.") : gettext("Click or drag a card to the discard pile.")];
+    if (canGin) parts.push(gettext("You can go gin!"));
+    else if (canKnock) parts.push(format(gettext("You can knock (limit %(limit)s)."), { limit: view.knock_limit }));
+    return [gettext("Discard a card"), parts.join(" ")];
   }
   return ["", ""];
 }
@@ -38,7 +39,7 @@ export function renderActionButtons(box, { mine, firstTurn, knockMode, canPass, 
   show("[data-act='take']", mine && firstTurn && canTake);
   const knock = show("[data-act='knock']", mine && !knockMode && knocks.length > 0);
   const best = [...knocks].sort((a, b) => a.deadwood - b.deadwood)[0];
-  knock.textContent = best ? `Knock (${best.deadwood})` : "Knock";
+  knock.textContent = best ? format(gettext("Knock (%(deadwood)s)"), { deadwood: best.deadwood }) : gettext("Knock");
   show("[data-act='gin']", mine && !knockMode && canGin);
   show("[data-act='big-gin']", mine && canBigGin);
   show("[data-act='cancel']", mine && knockMode);

@@ -3,6 +3,7 @@
 // re-deal the seed here with WebCrypto and compare with what was dealt.
 
 import { RANKS, SUITS } from "./cards.js";
+import { format, gettext } from "./i18n.js";
 
 const encoder = new TextEncoder();
 
@@ -91,26 +92,26 @@ const sameCards = (a, b) => a.length === b.length && [...a].sort().join() === [.
  */
 export async function verifyHand(hand, observed = {}) {
   if (!cryptoAvailable()) {
-    return { verified: false, unavailable: true, checks: [{ label: "This browser offers no WebCrypto here (it needs HTTPS)", ok: false }] };
+    return { verified: false, unavailable: true, checks: [{ label: gettext("This browser offers no WebCrypto here (it needs HTTPS)"), ok: false }] };
   }
   const checks = [];
   const seed = hexToBytes(hand.seed);
   const digest = await sha256Hex(seed);
   const announced = observed.commitment ?? hand.commitment;
-  checks.push({ label: "SHA-256 of the revealed seed equals the commitment shown at the deal", ok: digest === announced });
+  checks.push({ label: gettext("SHA-256 of the revealed seed equals the commitment shown at the deal"), ok: digest === announced });
   if (observed.commitment && hand.commitment && observed.commitment !== hand.commitment) {
-    checks.push({ label: "The commitment did not change after the deal", ok: false });
+    checks.push({ label: gettext("The commitment did not change after the deal"), ok: false });
   }
   const deal = dealDeck(await shuffledDeck(seed), hand.dealer);
   if (observed.upcard) {
-    checks.push({ label: "The seed deals the upcard that was turned", ok: deal.upcard === observed.upcard });
+    checks.push({ label: gettext("The seed deals the upcard that was turned"), ok: deal.upcard === observed.upcard });
   }
   if (observed.hand && observed.seat !== null && observed.seat !== undefined) {
-    checks.push({ label: "The seed deals exactly the ten cards you were dealt", ok: sameCards(deal.hands[observed.seat], observed.hand) });
+    checks.push({ label: gettext("The seed deals exactly the ten cards you were dealt"), ok: sameCards(deal.hands[observed.seat], observed.hand) });
   }
   if (observed.hands) {
     for (const seat of [0, 1]) {
-      checks.push({ label: `The seed deals seat ${seat + 1}'s ten cards`, ok: sameCards(deal.hands[seat], observed.hands[seat]) });
+      checks.push({ label: format(gettext("The seed deals seat %(seat)s's ten cards"), { seat: seat + 1 }), ok: sameCards(deal.hands[seat], observed.hands[seat]) });
     }
   }
   return { verified: checks.every((c) => c.ok), checks, deal };

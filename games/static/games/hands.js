@@ -8,7 +8,14 @@ import {
   cardListName, cardName, renderCard, renderCardText, sortByRank, sortBySuit, sortMeld,
 } from "./cards.js";
 
-const gettext = (/** @type {string} */ text) => globalThis.gettext?.(text) ?? text;
+import { format, gettext } from "./i18n.js";
+
+/** A sentence with one card in it: `text` (translated) around "%(card)s", with the
+ * card's node in its place. */
+function withCard(text, node, values = {}) {
+  const [before, after = ""] = format(text, values).split("%(card)s");
+  return [before, node, after];
+}
 
 /** How the player sorts their hand (the table settings): "melds", "rank" or "suit". */
 export function handSort() {
@@ -44,7 +51,7 @@ export function cardGroup(cards, { deadwood = false, role = "group", card = (c) 
   const g = document.createElement("div");
   g.className = deadwood ? "meld-group meld-group--deadwood" : "meld-group";
   g.setAttribute("role", role);
-  g.setAttribute("aria-label", `${deadwood ? "deadwood" : "meld"}: ${cardListName(cards)}`);
+  g.setAttribute("aria-label", format(deadwood ? gettext("deadwood: %(cards)s") : gettext("meld: %(cards)s"), { cards: cardListName(cards) }));
   g.append(...cards.map(card));
   return g;
 }
@@ -53,24 +60,33 @@ export function cardGroup(cards, { deadwood = false, role = "group", card = (c) 
  * table's history or an action of the replay; `drawn` is the card drawn when the
  * viewer may know it; `auto` marks a move the server played when the clock ran out. */
 export function moveParts(move, who, { drawn = null, auto = false } = {}) {
-  const suffix = auto ? " (clock ran out: played by the server)" : "";
+  const suffix = auto ? gettext(" (clock ran out: played by the server)") : "";
+  const mine = who === gettext("You");
+  const values = { name: who };
   switch (move.type) {
-    case "pass": return [`${who} passed${suffix}`];
+    case "pass": return [format(mine ? gettext("You passed") : gettext("%(name)s passed"), values) + suffix];
     case "draw": {
-      const verb = move.source === "discard" ? "took" : "drew";
-      const pile = move.source === "discard" ? "the discard pile" : "the stock";
       const shown = move.card ?? drawn;
-      return shown
-        ? [`${who} ${verb} `, renderCardText(shown), ` from ${pile}${suffix}`]
-        : [`${who} ${verb} from ${pile}${suffix}`];
+      const fromDiscard = move.source === "discard";
+      if (shown) {
+        const text = fromDiscard
+          ? (mine ? gettext("You took %(card)s from the discard pile") : gettext("%(name)s took %(card)s from the discard pile"))
+          : (mine ? gettext("You drew %(card)s from the stock") : gettext("%(name)s drew %(card)s from the stock"));
+        return [...withCard(text, renderCardText(shown), values), suffix];
+      }
+      const text = fromDiscard
+        ? (mine ? gettext("You took from the discard pile") : gettext("%(name)s took from the discard pile"))
+        : (mine ? gettext("You drew from the stock") : gettext("%(name)s drew from the stock"));
+      return [format(text, values) + suffix];
     }
-    case "discard": return [`${who} discarded `, move.card ? renderCardText(move.card) : "", suffix];
+    case "discard":
+      return [...withCard(mine ? gettext("You discarded %(card)s") : gettext("%(name)s discarded %(card)s"), move.card ? renderCardText(move.card) : "", values), suffix];
     case "knock":
       return move.card
-        ? [`${who} knocked, discarding `, renderCardText(move.card), ` face down${suffix}`]
-        : [`${who} knocked${suffix}`];
-    case "gin": return [`${who} went gin${suffix}`];
-    case "big_gin": return [`${who} made big gin${suffix}`];
+        ? [...withCard(mine ? gettext("You knocked, discarding %(card)s face down") : gettext("%(name)s knocked, discarding %(card)s face down"), renderCardText(move.card), values), suffix]
+        : [format(mine ? gettext("You knocked") : gettext("%(name)s knocked"), values) + suffix];
+    case "gin": return [format(mine ? gettext("You went gin") : gettext("%(name)s went gin"), values) + suffix];
+    case "big_gin": return [format(mine ? gettext("You made big gin") : gettext("%(name)s made big gin"), values) + suffix];
     default: return [`${who}: ${move.type}`];
   }
 }
@@ -92,21 +108,21 @@ export function renderResultHands(result, container, { order, name }) {
     const h = document.createElement("h3");
     const label = document.createElement("span");
     const role = result.knocker === seat
-      ? { gin: " · gin", big_gin: " · big gin" }[result.kind] ?? " · knocked"
+      ? { gin: gettext(" · gin"), big_gin: gettext(" · big gin") }[result.kind] ?? gettext(" · knocked")
       : "";
     label.textContent = `${name(seat)}${role}`;
     const dwLabel = document.createElement("span");
-    dwLabel.textContent = `deadwood ${result.deadwood?.[seat] ?? "?"}`;
+    dwLabel.textContent = format(gettext("deadwood %(points)s"), { points: result.deadwood?.[seat] ?? "?" });
     h.append(label, dwLabel);
     const cards = document.createElement("div");
     cards.className = "showdown__cards";
     cards.setAttribute("role", "list");
-    cards.setAttribute("aria-label", `${name(seat)}: melds and deadwood`);
+    cards.setAttribute("aria-label", format(gettext("%(name)s: melds and deadwood"), { name: name(seat) }));
     const card = (c) => {
       const laidOff = laid.has(c) && seat === result.knocker;
       return renderCard(c, {
         className: laidOff ? "card--layoff" : "",
-        label: laidOff ? `${cardName(c)}, laid off` : undefined,
+        label: laidOff ? format(gettext("%(card)s, laid off"), { card: cardName(c) }) : undefined,
       });
     };
     for (const meld of melds) cards.append(cardGroup(meld, { role: "listitem", card }));
@@ -115,7 +131,7 @@ export function renderResultHands(result, container, { order, name }) {
     if (result.knocker === seat && result.knock_card) {
       const note = document.createElement("p");
       note.className = "legend";
-      note.append("Discarded face down: ", renderCardText(result.knock_card));
+      note.append(...withCard(gettext("Discarded face down: %(card)s"), renderCardText(result.knock_card)));
       box.append(note);
     }
     container.append(box);
@@ -125,7 +141,7 @@ export function renderResultHands(result, container, { order, name }) {
     legend.className = "legend";
     const swatch = document.createElement("span");
     swatch.className = "swatch swatch--layoff";
-    legend.append(swatch, `Laid off onto the knocker's melds: ${cardListName([...laid])}.`);
+    legend.append(swatch, format(gettext("Laid off onto the knocker's melds: %(cards)s."), { cards: cardListName([...laid]) }));
     container.append(legend);
   }
 }
@@ -147,14 +163,14 @@ export function handCard(c, { discardTurn, takenFromDiscard, knocks, after, canD
     if (knocks) {
       el.dataset.knock = String(knocks.has(c));
       el.disabled = !knocks.has(c);
-      label += knocks.has(c) ? `: knock with it, deadwood ${knocks.get(c)}` : ": cannot knock with it";
+      label += knocks.has(c) ? format(gettext(": knock with it, deadwood %(points)s"), { points: knocks.get(c) }) : gettext(": cannot knock with it");
     } else if (locked) {
       el.disabled = true;
-      label += ": just taken from the discard pile, cannot be discarded this turn";
+      label += gettext(": just taken from the discard pile, cannot be discarded this turn");
     } else {
       el.disabled = !canDiscard(c);
-      label += `: discard (deadwood after: ${after.get(c)})`;
-      el.title = `Discard ${cardName(c)} — deadwood left: ${after.get(c)}`;
+      label += format(gettext(": discard (deadwood after: %(points)s)"), { points: after.get(c) });
+      el.title = format(gettext("Discard %(card)s — deadwood left: %(points)s"), { card: cardName(c), points: after.get(c) });
     }
   } else {
     el.setAttribute("aria-disabled", "true");
@@ -203,10 +219,11 @@ export function taggedGroup(kind, cards, card) {
   const wrap = document.createElement("div");
   wrap.className = kind === "deadwood" ? "meld-group meld-group--deadwood" : "meld-group";
   wrap.setAttribute("role", "group");
-  wrap.setAttribute("aria-label", `${kind}: ${cardListName(cards)}`);
+  const kindName = { set: gettext("set"), run: gettext("run"), deadwood: gettext("deadwood") }[kind] ?? kind;
+  wrap.setAttribute("aria-label", format(gettext("%(kind)s: %(cards)s"), { kind: kindName, cards: cardListName(cards) }));
   const tag = document.createElement("span");
   tag.className = "meld-group__tag";
-  tag.textContent = kind;
+  tag.textContent = kindName;
   tag.setAttribute("aria-hidden", "true");
   wrap.append(tag, ...cards.map(card));
   return wrap;

@@ -5,6 +5,7 @@
 
 import { cardName } from "./cards.js";
 import { actionText } from "./review.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 const bar = document.querySelector("[data-hint-bar]");
 const button = bar?.querySelector("[data-hint]");
@@ -27,7 +28,7 @@ async function ask() {
   if (asking) return;
   asking = true;
   button.disabled = true;
-  note.textContent = "Thinking…";
+  note.textContent = gettext("Thinking…");
   try {
     const res = await fetch(bar.dataset.hintUrl, {
       method: "POST",
@@ -36,17 +37,17 @@ async function ask() {
       credentials: "same-origin",
     });
     let reply = {};
-    try { reply = await res.json(); } catch { reply = { message: "The server did not answer." }; }
+    try { reply = await res.json(); } catch { reply = { message: gettext("The server did not answer.") }; }
     note.replaceChildren();
-    if (!res.ok) { note.textContent = reply.error?.message || reply.message || "No hint now."; return; }
+    if (!res.ok) { note.textContent = reply.error?.message || reply.message || gettext("No hint now."); return; }
     shownFor = reply.version;
     const action = reply.action;
-    note.append("Hint: ", actionText(action), ` · ${reply.hints_used} hint${reply.hints_used === 1 ? "" : "s"} used`);
+    note.append(gettext("Hint: "), actionText(action), " · ", format(ngettext("%(n)s hint used", "%(n)s hints used", reply.hints_used), { n: reply.hints_used }));
     note.dataset.hintAction = JSON.stringify(action);
     ring(action.type === "discard" || action.type === "knock" ? action.card : null);
     if (action.card) note.title = cardName(action.card);
   } catch {
-    note.textContent = "Not connected: try again in a moment.";
+    note.textContent = gettext("Not connected: try again in a moment.");
   } finally {
     asking = false;
     button.disabled = false;

@@ -3,23 +3,32 @@
 // result dialog's "2 mistakes, 1 blunder: review" line with the hints used.
 
 import { renderCardText } from "./cards.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 export const LABELS = ["inaccuracy", "mistake", "blunder"];
 export const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const PLURALS = { inaccuracy: "inaccuracies", mistake: "mistakes", blunder: "blunders" };
+/** A label's name in the page's language. */
+export const labelName = (label) => ({ inaccuracy: gettext("inaccuracy"), mistake: gettext("mistake"), blunder: gettext("blunder") })[label] ?? label;
+
+/** "%(card)s" in a translated phrase replaced by the card's node. */
+function withCard(frag, text, card) {
+  const [before, after = ""] = text.split("%(card)s");
+  frag.append(before, card, after);
+}
 
 /** "discard K♠", "take 7♥", "draw from the stock", "knock, discarding 3♦"... */
 export function actionText(action, { gin = false } = {}) {
   const frag = document.createElement("span");
   switch (action.type) {
-    case "pass": frag.textContent = "pass"; break;
+    case "pass": frag.textContent = gettext("pass"); break;
     case "draw":
-      if (action.source === "stock") frag.textContent = "draw from the stock";
-      else { frag.append("take "); if (action.card) frag.append(renderCardText(action.card)); else frag.append("the discard"); }
+      if (action.source === "stock") frag.textContent = gettext("draw from the stock");
+      else if (action.card) withCard(frag, gettext("take %(card)s"), renderCardText(action.card));
+      else frag.textContent = gettext("take the discard");
       break;
-    case "discard": frag.append("discard ", renderCardText(action.card)); break;
-    case "knock": frag.append(gin ? "go gin, discarding " : "knock, discarding ", renderCardText(action.card)); break;
-    case "big_gin": frag.textContent = "lay down big gin"; break;
+    case "discard": withCard(frag, gettext("discard %(card)s"), renderCardText(action.card)); break;
+    case "knock": withCard(frag, gin ? gettext("go gin, discarding %(card)s") : gettext("knock, discarding %(card)s"), renderCardText(action.card)); break;
+    case "big_gin": frag.textContent = gettext("lay down big gin"); break;
     default: frag.textContent = action.type;
   }
   return frag;
@@ -30,8 +39,8 @@ export function markFor(label) {
   const mark = document.createElement("span");
   mark.className = `mark mark--${label}`;
   mark.dataset.mark = label;
-  mark.title = label;
-  mark.setAttribute("aria-label", label);
+  mark.title = labelName(label);
+  mark.setAttribute("aria-label", labelName(label));
   mark.textContent = MARKS[label];
   return mark;
 }
@@ -44,9 +53,15 @@ export function countsText(counts) {
   const parts = [];
   for (const label of ["mistake", "blunder", "inaccuracy"]) {
     const n = counts?.[label] ?? 0;
-    if (n) parts.push(`${n} ${n === 1 ? label : PLURALS[label]}`);
+    if (!n) continue;
+    const text = {
+      mistake: ngettext("%(n)s mistake", "%(n)s mistakes", n),
+      blunder: ngettext("%(n)s blunder", "%(n)s blunders", n),
+      inaccuracy: ngettext("%(n)s inaccuracy", "%(n)s inaccuracies", n),
+    }[label];
+    parts.push(format(text, { n }));
   }
-  return parts.length ? parts.join(", ") : "no mistakes";
+  return parts.length ? parts.join(", ") : gettext("no mistakes");
 }
 
 /** The review of a hand; polls every 2 s while the analysis runs, up to ``waitMs``. */
@@ -61,7 +76,7 @@ export async function fetchReview(url, { waitMs = 60000, signal } = {}) {
   }
 }
 
-const hintsText = (n) => `${n} hint${n === 1 ? "" : "s"} used`;
+const hintsText = (n) => format(ngettext("%(n)s hint used", "%(n)s hints used", n), { n });
 
 /**
  * Fill the result dialog's review line for hand ``number`` of the match, as seen by
@@ -75,7 +90,7 @@ export async function renderReviewLine(box, { matchId, number, seat, names }) {
   box.replaceChildren();
   if (!number) { box.hidden = true; return; }
   box.hidden = false;
-  box.textContent = "Analysing your play…";
+  box.textContent = gettext("Analysing your play…");
   const controller = new AbortController();
   current = controller;
   let review;
@@ -89,22 +104,22 @@ export async function renderReviewLine(box, { matchId, number, seat, names }) {
   for (const s of seats) {
     const line = document.createElement("p");
     line.dataset.reviewSeat = String(s);
-    const who = seats.length > 1 ? `${names?.[s] ?? `Seat ${s + 1}`}: ` : "";
+    const who = seats.length > 1 ? `${names?.[s] ?? format(gettext("Seat %(seat)s"), { seat: s + 1 })}: ` : "";
     const link = document.createElement("a");
     link.href = `/match/${matchId}/hand/${number}/replay/`;
-    link.textContent = "review";
+    link.textContent = gettext("review");
     link.dataset.reviewLink = "";
     if (review.ready) {
       line.append(`${who}${countsText(review.counts?.[s])}: `, link);
       const acc = review.accuracy?.[s];
-      if (acc !== null && acc !== undefined) line.append(` · accuracy ${Math.round(acc)}`);
+      if (acc !== null && acc !== undefined) line.append(" · ", format(gettext("accuracy %(accuracy)s"), { accuracy: Math.round(acc) }));
     } else {
-      line.append(`${who}analysis still running: `, link);
+      line.append(who, gettext("analysis still running: "), link);
     }
     const hints = review.hints?.[s] ?? 0;
     const total = review.match_hints?.[s] ?? 0;
-    if (hints) line.append(` · ${hintsText(hints)}${total > hints ? ` (${total} in the match)` : ""}`);
-    else if (total) line.append(` · ${hintsText(total)} in the match`);
+    if (hints) line.append(" · ", total > hints ? format(gettext("%(hints)s (%(total)s in the match)"), { hints: hintsText(hints), total }) : hintsText(hints));
+    else if (total) line.append(" · ", format(gettext("%(hints)s in the match"), { hints: hintsText(total) }));
     box.append(line);
   }
 }

@@ -1,6 +1,8 @@
 // The table's side panel, shared by the live table (table/render.js) and the offline
 // one (offline/app.js): the match's facts, the scoreboard, the hand's log.
 
+import { gettext } from "./i18n.js";
+
 /** Fill the `<dl>` with `[term, value]` rows (rows without a value are left out). */
 export function renderFacts(dl, rows) {
   dl.replaceChildren();
@@ -34,7 +36,7 @@ export function renderMoveLog(list, history, describe) {
   if (!history.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = "New deal.";
+    li.textContent = gettext("New deal.");
     list.append(li);
   }
 }

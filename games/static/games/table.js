@@ -17,6 +17,7 @@ import "./table/input.js"; // clicks, drag, keyboard and the dialogs
 import { handleFinishedHands, rematchUrl } from "./table/showdown.js";
 import { config, isPlayer, legalActions, root, ui, you } from "./table/state.js";
 import { followTournament } from "./table/tournament.js";
+import { format, gettext } from "./i18n.js";
 
 // A frame too large can only be a chat line (actions are small): chat.js says so.
 const CHAT_ERRORS = new Set(["muted", "chat_too_long", "chat_empty", "chat_not_allowed", "account_closed", "frame_too_large"]);
@@ -120,17 +121,17 @@ function onStatus(status, detail) {
   if (status === "online") {
     root.dataset.connects = String(Number(root.dataset.connects || 0) + 1);
     banner.hidden = true;
-    if (mine) { mine.dataset.state = "online"; mine.textContent = "connected"; }
+    if (mine) { mine.dataset.state = "online"; mine.textContent = gettext("connected"); }
     return;
   }
   banner.hidden = false;
-  if (mine) { mine.dataset.state = "offline"; mine.textContent = status === "connecting" ? "connecting…" : "offline"; }
-  if (status === "connecting") text.textContent = "Connecting…";
-  else if (status === "reconnecting") text.textContent = `Connection lost. Reconnecting in ${Math.max(1, Math.round(Number(detail) / 1000))} s…`;
+  if (mine) { mine.dataset.state = "offline"; mine.textContent = status === "connecting" ? gettext("connecting…") : gettext("offline"); }
+  if (status === "connecting") text.textContent = gettext("Connecting…");
+  else if (status === "reconnecting") text.textContent = format(gettext("Connection lost. Reconnecting in %(seconds)s s…"), { seconds: Math.max(1, Math.round(Number(detail) / 1000)) });
   else if (status === "refused") {
     /** @type {Record<number, string>} */
-    const refusals = { 4003: "Your account was closed.", 4403: "You cannot watch this match." };
-    text.textContent = refusals[Number(detail)] ?? "This match does not exist.";
+    const refusals = { 4003: gettext("Your account was closed."), 4403: gettext("You cannot watch this match.") };
+    text.textContent = refusals[Number(detail)] ?? gettext("This match does not exist.");
   }
 }
 

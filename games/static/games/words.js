@@ -1,53 +1,49 @@
-// Words the pages put around numbers and server codes: a count with its noun in
-// the singular or the plural, and, for every error code of docs/protocol.md, the
+// Words the pages put around server codes: for every error code of docs/protocol.md, the
 // sentence a person reads (what happened and what to do) instead of the raw code.
 
 import { cardName } from "./cards.js";
-
-/** "1 point", "2 points"; `many` for irregular plurals ("match", "matches"). */
-export function plural(count, one, many = `${one}s`) {
-  return `${count} ${count === 1 ? one : many}`;
-}
+import { format, gettext } from "./i18n.js";
 
 // Sentences for the `code` of an `error` frame (docs/protocol.md: match socket,
 // services behind the pages, chat socket, reports and blocks).
-export const ERROR_SENTENCES = {
-  bad_json: "Your browser sent something the server could not read, so nothing changed. Reload the page if it happens again.",
-  bad_message: "Your browser sent something the server could not read, so nothing changed. Reload the page if it happens again.",
-  unknown_type: "Your browser asked for something the server does not know, so nothing changed. Reload the page to get the latest version of the table.",
-  frame_too_large: "That was too long to send, so nothing changed. Send something shorter.",
-  rate_limited: "Too many clicks at once: the last one was ignored. Wait a second, then try again.",
-  malformed_action: "The table sent a move the server could not read, so nothing changed. Reload the page and play the move again.",
-  illegal_action: "The rules do not allow that move. The line above the piles says what you can do now.",
-  not_your_turn: "It is your opponent's turn. Wait for their move: the table tells you when it is yours.",
-  not_a_player: "You are watching this match: only its two players can play or chat here.",
-  stale_version: "The table had moved on: it now shows the latest position. Play your move again if it is still your turn.",
-  match_over: "This match is over, so nothing can change it. Ask for a rematch or start a new match from the lobby.",
-  match_not_started: "The match has not started yet: it begins as soon as your opponent joins.",
-  match_not_over: "A rematch can be asked for once the match is over. Play on!",
-  not_found: "This match does not exist. Go back to the lobby to start a new one.",
-  server_error: "Something went wrong on the server and nothing was changed. Try again in a moment; reload the page if it keeps happening.",
-  overloaded: "The site is very busy right now and nothing was changed. Wait a few seconds, then play your move again.",
-  invalid_settings: "Those match settings are not valid. Check the settings and try again.",
-  guest_not_allowed: "Guests can play the computer. Sign up (it is free) to play other people.",
-  invite_not_found: "This invitation is no longer open. Ask your friend for a new link, or start a match from the lobby.",
-  hand_not_over: "This hand is still being played: its replay opens once it is over.",
-  muted: "You are muted, so your message was not sent. The notice says until when and why.",
-  chat_too_long: "Your message is too long. Shorten it and send it again.",
-  chat_empty: "Your message is empty. Type something, then send it.",
-  chat_not_allowed: "Guests can read the chat but not write. Sign up (it is free) to chat.",
-  account_closed: "Your account was closed, so you were signed out of this table.",
-  bad_reason: "Choose a reason for the report, then send it again.",
-  own_message: "You cannot report your own message.",
-  already_reported: "You have already reported this message: a moderator will read it.",
-  no_such_message: "That message is gone (a moderator may have hidden it).",
-  no_such_player: "There is no player with that name.",
-  block_self: "You cannot block yourself.",
-  invite_closed: "Someone has already accepted this invitation, so it can no longer be cancelled.",
-  rated_play_banned: "You are banned from rated play for a while for leaving rated matches. You can still play the computer.",
-  bot_not_allowed: "BOT accounts play through the bot API: challenges and the computer, not invitations or quick matches.",
-  offline_match_refused: "This offline match could not be saved: it does not replay by the rules.",
-};
+/** The sentences, in the page's language. @returns {Record<string, string>} */
+export const errorSentences = () => ({
+  bad_json: gettext("Your browser sent something the server could not read, so nothing changed. Reload the page if it happens again."),
+  bad_message: gettext("Your browser sent something the server could not read, so nothing changed. Reload the page if it happens again."),
+  unknown_type: gettext("Your browser asked for something the server does not know, so nothing changed. Reload the page to get the latest version of the table."),
+  frame_too_large: gettext("That was too long to send, so nothing changed. Send something shorter."),
+  rate_limited: gettext("Too many clicks at once: the last one was ignored. Wait a second, then try again."),
+  malformed_action: gettext("The table sent a move the server could not read, so nothing changed. Reload the page and play the move again."),
+  illegal_action: gettext("The rules do not allow that move. The line above the piles says what you can do now."),
+  not_your_turn: gettext("It is your opponent's turn. Wait for their move: the table tells you when it is yours."),
+  not_a_player: gettext("You are watching this match: only its two players can play or chat here."),
+  stale_version: gettext("The table had moved on: it now shows the latest position. Play your move again if it is still your turn."),
+  match_over: gettext("This match is over, so nothing can change it. Ask for a rematch or start a new match from the lobby."),
+  match_not_started: gettext("The match has not started yet: it begins as soon as your opponent joins."),
+  match_not_over: gettext("A rematch can be asked for once the match is over. Play on!"),
+  not_found: gettext("This match does not exist. Go back to the lobby to start a new one."),
+  server_error: gettext("Something went wrong on the server and nothing was changed. Try again in a moment; reload the page if it keeps happening."),
+  overloaded: gettext("The site is very busy right now and nothing was changed. Wait a few seconds, then play your move again."),
+  invalid_settings: gettext("Those match settings are not valid. Check the settings and try again."),
+  guest_not_allowed: gettext("Guests can play the computer. Sign up (it is free) to play other people."),
+  invite_not_found: gettext("This invitation is no longer open. Ask your friend for a new link, or start a match from the lobby."),
+  hand_not_over: gettext("This hand is still being played: its replay opens once it is over."),
+  muted: gettext("You are muted, so your message was not sent. The notice says until when and why."),
+  chat_too_long: gettext("Your message is too long. Shorten it and send it again."),
+  chat_empty: gettext("Your message is empty. Type something, then send it."),
+  chat_not_allowed: gettext("Guests can read the chat but not write. Sign up (it is free) to chat."),
+  account_closed: gettext("Your account was closed, so you were signed out of this table."),
+  bad_reason: gettext("Choose a reason for the report, then send it again."),
+  own_message: gettext("You cannot report your own message."),
+  already_reported: gettext("You have already reported this message: a moderator will read it."),
+  no_such_message: gettext("That message is gone (a moderator may have hidden it)."),
+  no_such_player: gettext("There is no player with that name."),
+  block_self: gettext("You cannot block yourself."),
+  invite_closed: gettext("Someone has already accepted this invitation, so it can no longer be cancelled."),
+  rated_play_banned: gettext("You are banned from rated play for a while for leaving rated matches. You can still play the computer."),
+  bot_not_allowed: gettext("BOT accounts play through the bot API: challenges and the computer, not invitations or quick matches."),
+  offline_match_refused: gettext("This offline match could not be saved: it does not replay by the rules."),
+});
 
 // Refusals whose server message holds what the player needs (how long a ban lasts,
 // which move of an upload did not replay): shown as sent.
@@ -58,14 +54,15 @@ const CARD_TEXT = /\b([A2-9TJQK][CDHS])\b/g;
 /** The rule an engine refusal names, readable: "you do not hold TD" ->
  * "you do not hold the ten of diamonds." */
 function ruleText(message) {
-  const text = String(message).trim().replace(CARD_TEXT, (card) => `the ${cardName(card)}`);
+  const text = String(message).trim().replace(CARD_TEXT, (card) => format(gettext("the %(card)s"), { card: cardName(card) }));
   return !text || /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** What to show a person for an `error` frame. An illegal move also says which rule. */
 export function errorSentence(code, message) {
   const rule = code === "illegal_action" && message ? ruleText(message) : "";
-  if (rule) return `That move is not allowed: ${rule} The line above the piles says what you can do now.`;
+  if (rule) return format(gettext("That move is not allowed: %(rule)s The line above the piles says what you can do now."), { rule });
   if (SPECIFIC.has(code) && message) return message;
-  return ERROR_SENTENCES[code] ?? ERROR_SENTENCES.server_error;
+  const sentences = errorSentences();
+  return sentences[code] ?? sentences.server_error;
 }

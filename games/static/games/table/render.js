@@ -7,14 +7,12 @@ import { renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
-import { plural } from "../words.js";
+import { format, gettext, ngettext, pgettext } from "../i18n.js";
 import { renderShowdown, resultHeadline, resultWhy, verificationNode } from "./showdown.js";
 import {
   $, byId, canBigGin, canDiscard, canDraw, canPass, find, ginOptions, held, heldView, isBot, isPlayer, knockOptions,
   me, nonGinKnocks, opp, root, seatInfo, seatName, showdownDialog, ui, you,
 } from "./state.js";
-
-const gettext = (/** @type {string} */ text) => /** @type {{gettext?: (s: string) => string}} */ (globalThis).gettext?.(text) ?? text;
 
 /** @typedef {import("../wire.js").StateFrame} StateFrame */
 /** @typedef {import("../wire.js").View} View */
@@ -56,15 +54,15 @@ export const baseTitle = document.title;
 export function renderTitle() {
   const m = held().match;
   const mine = isPlayer() && m.status === "active" && held().view?.current_player === you();
-  document.title = mine ? `● Your turn · ${baseTitle}` : baseTitle;
+  document.title = mine ? format(gettext("● Your turn · %(title)s"), { title: baseTitle }) : baseTitle;
 }
 
 export function renderSeats() {
   if (!ui.msg) return;
   // The page's heading (visually hidden: the seats name the players on the felt).
   $("[data-table-heading]").textContent = isPlayer()
-    ? `Gin rummy against ${seatName(opp())}`
-    : `Gin rummy: ${seatName(0, { capital: true })} against ${seatName(1)}`;
+    ? format(gettext("Gin rummy against %(name)s"), { name: seatName(opp()) })
+    : format(gettext("Gin rummy: %(first)s against %(second)s"), { first: seatName(0, { capital: true }), second: seatName(1) });
   const view = heldView();
   /** @type {[HTMLElement, number][]} */
   const bars = [[$("[data-seat-bar='top']"), isPlayer() ? opp() : 1], [$("[data-seat-bar='bottom']"), isPlayer() ? me() : 0]];
@@ -72,16 +70,16 @@ export function renderSeats() {
     if (!bar) continue;
     const info = seatInfo(seat);
     bar.dataset.turn = String(view?.current_player === seat && held().match.status === "active");
-    find(bar, "[data-name]").textContent = isPlayer() && seat === you() ? `${info.name || "You"} (you)` : seatName(seat, { capital: true });
+    find(bar, "[data-name]").textContent = isPlayer() && seat === you() ? format(gettext("%(name)s (you)"), { name: info.name || gettext("You") }) : seatName(seat, { capital: true });
     find(bar, "[data-score]").textContent = String(info.score ?? 0);
-    find(bar, "[data-score]").setAttribute("aria-label", `score ${info.score ?? 0}`);
+    find(bar, "[data-score]").setAttribute("aria-label", format(gettext("score %(score)s"), { score: info.score ?? 0 }));
     const dealer = find(bar, "[data-dealer]");
     dealer.hidden = view?.dealer !== seat;
     const c = find(bar, ".conn");
     if (isPlayer() && seat === you()) continue;  // my own dot follows the socket (onStatus)
-    if (isBot(seat)) { c.dataset.state = "bot"; c.textContent = "computer"; }
-    else if (info.connected) { c.dataset.state = "online"; c.textContent = "online"; }
-    else { c.dataset.state = "offline"; c.textContent = "offline"; }
+    if (isBot(seat)) { c.dataset.state = "bot"; c.textContent = gettext("computer"); }
+    else if (info.connected) { c.dataset.state = "online"; c.textContent = gettext("online"); }
+    else { c.dataset.state = "offline"; c.textContent = gettext("offline"); }
   }
 }
 
@@ -92,10 +90,14 @@ export function renderOpponent() {
   const seat = isPlayer() ? opp() : 1;
   const known = isPlayer() ? view.opponent_known_cards || [] : view.known_cards?.[seat] || [];
   const count = isPlayer() ? view.opponent_card_count ?? 10 : view.card_counts?.[seat] ?? 10;
-  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
-  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: "hidden card" }));
-  box.setAttribute("aria-label", `${seatName(seat, { capital: true })}: ${plural(count, "card")}${known.length ? `, known: ${cardListName(known)}` : ""}`);
-  $("[data-opp-note]").textContent = `${plural(count, "card")}${known.length ? ` · known: ${known.length}` : ""}`;
+  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: format(gettext("%(card)s (known)"), { card: cardName(c) }) }));
+  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
+  const cards = format(ngettext("%(n)s card", "%(n)s cards", count), { n: count });
+  box.setAttribute("aria-label", known.length
+    ? format(gettext("%(name)s: %(cards)s, known: %(known)s"), { name: seatName(seat, { capital: true }), cards, known: cardListName(known) })
+    : format(gettext("%(name)s: %(cards)s"), { name: seatName(seat, { capital: true }), cards }));
+  $("[data-opp-note]").textContent = known.length
+    ? format(gettext("%(cards)s · known: %(known)s"), { cards, known: known.length }) : cards;
 }
 
 export function renderCentre() {
@@ -105,7 +107,8 @@ export function renderCentre() {
   stock.dataset.active = String(stockActive);
   stock.disabled = !stockActive;
   find(stock, "[data-stock-count]").textContent = String(view.stock_count);
-  find(stock, "[data-pile-name]").textContent = `Stock: ${plural(view.stock_count, "card")}${stockActive ? ". Draw from the stock (S)" : ""}`;
+  find(stock, "[data-pile-name]").textContent = format(ngettext("Stock: %(n)s card", "Stock: %(n)s cards", view.stock_count), { n: view.stock_count })
+    + (stockActive ? gettext(". Draw from the stock (S)") : "");
   const slot = find(stock, ".pile__slot");
   slot.replaceChildren();
   if (view.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -121,9 +124,9 @@ export function renderCentre() {
   dslot.replaceChildren();
   dslot.classList.add("discard-stack");
   for (const c of view.discard_pile.slice(-3)) dslot.append(renderCard(c));
-  find(discard, "[data-pile-name]").textContent = top
-    ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}`
-    : "Discard pile: empty";
+  find(discard, "[data-pile-name]").textContent = !top ? gettext("Discard pile: empty")
+    : takeActive ? format(gettext("Discard pile: %(card)s on top. Take the %(card)s (D)"), { card: cardName(top) })
+    : format(gettext("Discard pile: %(card)s on top"), { card: cardName(top) });
 
   $("[data-status]").replaceChildren(...statusLine());
 }
@@ -136,8 +139,8 @@ export function statusLine() {
   const main = document.createElement("span");
   const sub = document.createElement("small");
   if (m.status === "finished") {
-    main.textContent = "Match over";
-    sub.textContent = m.winner === you() ? "You won." : `${seatName(/** @type {number} */ (m.winner), { capital: true })} won.`;
+    main.textContent = gettext("Match over");
+    sub.textContent = m.winner === you() ? gettext("You won.") : format(gettext("%(name)s won."), { name: seatName(/** @type {number} */ (m.winner), { capital: true }) });
     return [main, sub];
   }
   const turn = view.current_player;
@@ -149,15 +152,15 @@ export function statusLine() {
         canKnock: nonGinKnocks().length > 0,
       });
       if (ui.confirming) {
-        sub.textContent = gettext("Press the %(card)s again to discard it, or choose another card.")
-          .replace("%(card)s", cardName(ui.confirming));
+        sub.textContent = format(gettext("Press the %(card)s again to discard it, or choose another card."),
+          { card: cardName(ui.confirming) });
       }
     }
   } else if (turn === null || turn === undefined) {
-    main.textContent = "Hand over";
+    main.textContent = gettext("Hand over");
   } else {
-    main.textContent = `${seatName(turn, { capital: true })} ${isBot(turn) ? "is thinking…" : "to play"}`;
-    sub.textContent = view.phase === "first_turn" ? "First turn: upcard offer." : "";
+    main.textContent = format(isBot(turn) ? gettext("%(name)s is thinking…") : gettext("%(name)s to play"), { name: seatName(turn, { capital: true }) });
+    sub.textContent = view.phase === "first_turn" ? gettext("First turn: upcard offer.") : "";
   }
   return [main, sub];
 }
@@ -186,10 +189,10 @@ export function renderMyHand() {
     const count = view.card_counts?.[0] ?? 10;
     const wrap = document.createElement("div");
     wrap.className = "meld-group meld-group--deadwood";
-    for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
+    for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: format(gettext("%(card)s (known)"), { card: cardName(c) }) }));
     for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: "hidden card" }));
     box.append(wrap);
-    box.setAttribute("aria-label", `${seatName(0, { capital: true })}: ${plural(count, "card")}`);
+    box.setAttribute("aria-label", format(gettext("%(name)s: %(cards)s"), { name: seatName(0, { capital: true }), cards: format(ngettext("%(n)s card", "%(n)s cards", count), { n: count }) }));
     return;
   }
   $("[data-my-summary]").hidden = false;
@@ -205,11 +208,11 @@ export function renderMyHand() {
   }), c === ui.confirming);
   layOutHand(box, groups, dead, makeCard);
   const total = $("[data-deadwood]");
-  total.textContent = `Deadwood ${view.deadwood}`;
+  total.textContent = format(gettext("Deadwood %(points)s"), { points: view.deadwood });
   const deadwood = /** @type {number} */ (view.deadwood);  // a player's view counts it
-  total.setAttribute("aria-label", `Your deadwood: ${plural(deadwood, "point")}`);
+  total.setAttribute("aria-label", format(ngettext("Your deadwood: %(n)s point", "Your deadwood: %(n)s points", deadwood), { n: deadwood }));
   total.dataset.knockable = String(view.hand.length === 10 && deadwood <= view.knock_limit);
-  $("[data-knock-limit]").textContent = view.rules?.straight ? "Straight gin: gin only" : `Knock limit ${view.knock_limit}`;
+  $("[data-knock-limit]").textContent = view.rules?.straight ? gettext("Straight gin: gin only") : format(gettext("Knock limit %(limit)s"), { limit: view.knock_limit });
   if (focused) /** @type {HTMLElement | null} */ (box.querySelector(`[data-card="${focused}"]`))?.focus();
   // A card just drawn takes the focus when nothing else has it (the pile pressed is
   // now disabled): Enter discards it, the arrow keys move to another card.
@@ -230,15 +233,15 @@ export function renderActions() {
 export function renderSidebar() {
   const m = held().match;
   const r = m.rules || {};
-  const variants = { default: "Default", time_freedom: "Time Freedom", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
+  const variants = { default: pgettext("variant", "Default"), time_freedom: gettext("Time Freedom"), straight: gettext("Straight Gin"), oklahoma: gettext("Oklahoma Gin") };
   const meta = $("[data-meta]");
   const rows = [
-    ["Variant", variants[m.variant] || m.variant],
-    ["Target", r.target_score],
-    ["Hand", m.hand_number],
-    ["Knock limit", r.straight ? "gin only" : held().view?.knock_limit ?? r.knock_limit],
-    ["Clock", r.turn_seconds ? `${r.turn_seconds} s per turn` : "none"],
-    ["Rated", m.rated ? "yes" : "no"],
+    [gettext("Variant"), variants[m.variant] || m.variant],
+    [gettext("Target"), r.target_score],
+    [gettext("Hand"), m.hand_number],
+    [gettext("Knock limit"), r.straight ? gettext("gin only") : held().view?.knock_limit ?? r.knock_limit],
+    [gettext("Clock"), r.turn_seconds ? format(gettext("%(seconds)s s per turn"), { seconds: r.turn_seconds }) : gettext("none")],
+    [gettext("Rated"), m.rated ? gettext("yes") : gettext("no")],
   ];
   renderFacts(meta, rows);
   renderScoreboard($("[data-scoreboard]"), (isPlayer() ? [me(), opp()] : [0, 1]).map(
@@ -260,19 +263,19 @@ export function renderFairness() {
   $("[data-commitment-none]").hidden = dealt;
   $("[data-commitment]").textContent = m.commitment || "";
   $("[data-commitment-short]").textContent = m.commitment ? m.commitment.slice(0, 12) : "";
-  $("[data-commitment-hand]").textContent = m.hand_number ? `hand ${m.hand_number}` : "";
+  $("[data-commitment-hand]").textContent = m.hand_number ? format(gettext("hand %(number)s"), { number: m.hand_number }) : "";
   const box = $("[data-last-verify]");
   const last = (m.hands || []).filter((h) => h.seed).at(-1);
   box.replaceChildren();
   if (!last) {
     const p = document.createElement("p");
     p.className = "panel__lead";
-    p.textContent = "The seed is revealed and checked here when the hand ends.";
+    p.textContent = gettext("The seed is revealed and checked here when the hand ends.");
     box.append(p);
     return;
   }
   const p = document.createElement("p");
-  p.textContent = `Hand ${last.number}:`;
+  p.textContent = format(gettext("Hand %(number)s:"), { number: last.number });
   box.append(p, verificationNode(ui.verifications.get(last.number)));
 }
 
@@ -288,11 +291,23 @@ export function describeEvent(e) {
 /** @param {AnyEvent[]} events @param {number} seat */
 export function timeoutSentence(events, seat) {
   const types = events.map((e) => e.type);
-  const did = types.includes("pass") ? "passed"
-    : types.includes("draw") && types.includes("discard") ? "drew and discarded"
-    : types.includes("draw") ? "drew" : "discarded";
-  const whom = isPlayer() && seat === you() ? "you" : seatName(seat);
-  return `Time ran out: the server ${did} for ${whom}.`;
+  const kind = types.includes("pass") ? "pass"
+    : types.includes("draw") && types.includes("discard") ? "both"
+    : types.includes("draw") ? "draw" : "discard";
+  if (isPlayer() && seat === you()) {
+    return {
+      pass: gettext("Time ran out: the server passed for you."),
+      both: gettext("Time ran out: the server drew and discarded for you."),
+      draw: gettext("Time ran out: the server drew for you."),
+      discard: gettext("Time ran out: the server discarded for you."),
+    }[kind];
+  }
+  return format({
+    pass: gettext("Time ran out: the server passed for %(name)s."),
+    both: gettext("Time ran out: the server drew and discarded for %(name)s."),
+    draw: gettext("Time ran out: the server drew for %(name)s."),
+    discard: gettext("Time ran out: the server discarded for %(name)s."),
+  }[kind], { name: seatName(seat) });
 }
 
 // The last turn of each seat in this hand's history: its events, newest turn last.
@@ -356,16 +371,18 @@ export function tickClock() {
   find(el, ".clock__bar span").style.width = `${Math.min(100, (left / clockState.total) * 100)}%`;
   el.dataset.urgent = String(secs <= 10);
   const mine = isPlayer() && clockState.seat === you();
+  const graceLeft = Math.ceil((clockState.graceUntil - performance.now()) / 1000);
   el.setAttribute("aria-label", waiting
-    ? `The clock starts in ${plural(Math.ceil((clockState.graceUntil - performance.now()) / 1000), "second")}`
-    : `${mine ? "Your" : "Opponent's"} time left: ${plural(secs, "second")}`);
+    ? format(ngettext("The clock starts in %(n)s second", "The clock starts in %(n)s seconds", graceLeft), { n: graceLeft })
+    : mine ? format(ngettext("Your time left: %(n)s second", "Your time left: %(n)s seconds", secs), { n: secs })
+    : format(ngettext("Opponent's time left: %(n)s second", "Opponent's time left: %(n)s seconds", secs), { n: secs }));
 }
 export function tickGrace() {
   const note = find(document, "#showdown [data-next-countdown]");
   const left = Math.ceil((clockState.graceUntil - performance.now()) / 1000);
   const show = left > 0 && ui.msg?.match.status === "active";
   note.hidden = !show;
-  if (show) note.textContent = `Next hand in ${left} s: the clock starts then.`;
+  if (show) note.textContent = format(gettext("Next hand in %(seconds)s s: the clock starts then."), { seconds: left });
 }
 setInterval(tickClock, 250);
 
@@ -383,13 +400,13 @@ export function announce(previous, next) {
   const handsBefore = (previous?.match.hands || []).length;
   const finished = previous ? (next.match.hands || []).slice(handsBefore) : [];
   for (const hand of finished) {
-    if (hand.result) parts.push(`Hand ${hand.number} over. ${resultHeadline(hand.result)}. ${resultWhy(hand.result, next.match.rules)}`);
+    if (hand.result) parts.push(format(gettext("Hand %(number)s over. %(headline)s. %(why)s"), { number: hand.number, headline: resultHeadline(hand.result), why: resultWhy(hand.result, next.match.rules) }));
   }
   if (next.match.status === "finished" && previous?.match.status !== "finished") {
     const w = next.match.winner;
-    parts.push(w === null || w === undefined ? "Match over." : isPlayer() && w === you() ? "Match over: you win the match!" : `Match over: ${seatName(w)} wins the match.`);
+    parts.push(w === null || w === undefined ? gettext("Match over.") : isPlayer() && w === you() ? gettext("Match over: you win the match!") : format(gettext("Match over: %(name)s wins the match."), { name: seatName(w) }));
   } else if (!previous?.view || previous.match.hand_number !== next.match.hand_number) {
-    parts.push(`Hand ${next.match.hand_number} dealt.`);
+    parts.push(format(gettext("Hand %(number)s dealt."), { number: next.match.hand_number }));
   }
   const samehand = previous?.view && previous.match.hand_number === next.match.hand_number;
   const history = next.view.history || [];
@@ -416,19 +433,20 @@ function arrivalMoves(history) {
 
 /** @param {AnyEvent} e */
 export function eventSentence(e) {
-  const who = seatName(/** @type {number} */ (e.seat), { capital: true });
-  const card = e.card ? `the ${cardName(e.card)}` : "";
+  const mine = isPlayer() && e.seat === you();
+  const values = { name: seatName(/** @type {number} */ (e.seat), { capital: true }), card: e.card ? cardName(e.card) : "" };
   switch (e.type) {
-    case "pass": return `${who} passed.`;
+    case "pass": return mine ? gettext("You passed.") : format(gettext("%(name)s passed."), values);
     case "draw": {
-      if (e.source === "discard") return `${who} took ${card} from the discard pile.`;
-      const drawn = isPlayer() && e.seat === you() && ui.newCards.size === 1 ? [...ui.newCards][0] : null;
-      return drawn ? `You drew the ${cardName(drawn)} from the stock.` : `${who} drew from the stock.`;
+      if (e.source === "discard") return format(mine ? gettext("You took the %(card)s from the discard pile.") : gettext("%(name)s took the %(card)s from the discard pile."), values);
+      const drawn = mine && ui.newCards.size === 1 ? [...ui.newCards][0] : null;
+      return drawn ? format(gettext("You drew the %(card)s from the stock."), { card: cardName(drawn) })
+        : mine ? gettext("You drew from the stock.") : format(gettext("%(name)s drew from the stock."), values);
     }
-    case "discard": return `${who} discarded ${card}.`;
-    case "knock": return `${who} knocked.`;
-    case "gin": return `${who} went gin.`;
-    case "big_gin": return `${who} made big gin.`;
+    case "discard": return format(mine ? gettext("You discarded the %(card)s.") : gettext("%(name)s discarded the %(card)s."), values);
+    case "knock": return mine ? gettext("You knocked.") : format(gettext("%(name)s knocked."), values);
+    case "gin": return mine ? gettext("You went gin.") : format(gettext("%(name)s went gin."), values);
+    case "big_gin": return mine ? gettext("You made big gin.") : format(gettext("%(name)s made big gin."), values);
     default: return "";
   }
 }

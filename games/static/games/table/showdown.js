@@ -4,7 +4,7 @@
 
 import { renderResultHands } from "../hands.js";
 import { renderReviewLine } from "../review.js";
-import { plural } from "../words.js";
+import { format, gettext, ngettext } from "../i18n.js";
 import { verify } from "./fairness.js";
 import { config, find, held, isPlayer, me, opp, seatInfo, seatName, showdownDialog, ui, you } from "./state.js";
 import { renderTournamentNext } from "./tournament.js";
@@ -64,12 +64,16 @@ export function resultHeadline(result) {
   const who = w === null || w === undefined ? "" : seatName(w, { capital: true });
   const pts = result.points;
   switch (result.kind) {
-    case "gin": return mine ? `Gin! You score ${plural(pts, "point")}` : `${who} went gin: ${plural(pts, "point")}`;
-    case "big_gin": return mine ? `Big gin! You score ${plural(pts, "point")}` : `${who} made big gin: ${plural(pts, "point")}`;
-    case "undercut": return mine ? `Undercut! You score ${plural(pts, "point")}` : `Undercut! ${who} scores ${plural(pts, "point")}`;
-    case "knock": return mine ? `You win the hand: ${plural(pts, "point")}` : `${who} wins the hand: ${plural(pts, "point")}`;
-    case "draw": return "Draw: nobody scores";
-    default: return "Hand over";
+    case "gin": return mine ? format(ngettext("Gin! You score %(n)s point", "Gin! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s went gin: %(n)s point", "%(name)s went gin: %(n)s points", pts), { name: who, n: pts });
+    case "big_gin": return mine ? format(ngettext("Big gin! You score %(n)s point", "Big gin! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s made big gin: %(n)s point", "%(name)s made big gin: %(n)s points", pts), { name: who, n: pts });
+    case "undercut": return mine ? format(ngettext("Undercut! You score %(n)s point", "Undercut! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("Undercut! %(name)s scores %(n)s point", "Undercut! %(name)s scores %(n)s points", pts), { name: who, n: pts });
+    case "knock": return mine ? format(ngettext("You win the hand: %(n)s point", "You win the hand: %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s wins the hand: %(n)s point", "%(name)s wins the hand: %(n)s points", pts), { name: who, n: pts });
+    case "draw": return gettext("Draw: nobody scores");
+    default: return gettext("Hand over");
   }
 }
 
@@ -86,18 +90,18 @@ export function resultWhy(result, rules) {
   switch (result.kind) {
     case "gin":
       return straight
-        ? `${seatName(k, { capital: true })} melded all ten cards; ${name(d)} had ${dw[d]} deadwood (Straight Gin: no gin bonus).`
-        : `${seatName(k, { capital: true })} melded all ten cards: ${name(d)}'s deadwood ${dw[d]} plus the gin bonus ${rules?.gin_bonus ?? 25}. No lay-offs after gin.`;
+        ? format(gettext("%(knocker)s melded all ten cards; %(defender)s had %(deadwood)s deadwood (Straight Gin: no gin bonus)."), { knocker: seatName(k, { capital: true }), defender: name(d), deadwood: dw[d] })
+        : format(gettext("%(knocker)s melded all ten cards: %(defender)s's deadwood %(deadwood)s plus the gin bonus %(bonus)s. No lay-offs after gin."), { knocker: seatName(k, { capital: true }), defender: name(d), deadwood: dw[d], bonus: rules?.gin_bonus ?? 25 });
     case "big_gin":
       return straight
-        ? `${seatName(winner, { capital: true })} melded all eleven cards; the opponent had ${dw[1 - winner]} deadwood.`
-        : `${seatName(winner, { capital: true })} melded all eleven cards: the opponent's deadwood ${dw[1 - winner]} plus the big gin bonus ${rules?.big_gin_bonus ?? 31}.`;
+        ? format(gettext("%(winner)s melded all eleven cards; the opponent had %(deadwood)s deadwood."), { winner: seatName(winner, { capital: true }), deadwood: dw[1 - winner] })
+        : format(gettext("%(winner)s melded all eleven cards: the opponent's deadwood %(deadwood)s plus the big gin bonus %(bonus)s."), { winner: seatName(winner, { capital: true }), deadwood: dw[1 - winner], bonus: rules?.big_gin_bonus ?? 31 });
     case "knock":
-      return `${seatName(k, { capital: true })} knocked with ${dw[k]} deadwood; ${name(d)} had ${dw[d]} after laying off. The knocker scores the difference: ${result.points}.`;
+      return format(gettext("%(knocker)s knocked with %(kd)s deadwood; %(defender)s had %(dd)s after laying off. The knocker scores the difference: %(points)s."), { knocker: seatName(k, { capital: true }), kd: dw[k], defender: name(d), dd: dw[d], points: result.points });
     case "undercut":
-      return `${seatName(k, { capital: true })} knocked with ${dw[k]} deadwood but ${name(d)} had only ${dw[d]} after laying off: undercut! The difference plus the undercut bonus ${rules?.undercut_bonus ?? 25} = ${result.points}.`;
+      return format(gettext("%(knocker)s knocked with %(kd)s deadwood but %(defender)s had only %(dd)s after laying off: undercut! The difference plus the undercut bonus %(bonus)s = %(points)s."), { knocker: seatName(k, { capital: true }), kd: dw[k], defender: name(d), dd: dw[d], bonus: rules?.undercut_bonus ?? 25, points: result.points });
     case "draw":
-      return "The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.";
+      return gettext("The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.");
     default:
       return "";
   }
@@ -117,14 +121,14 @@ export function renderShowdown() {
   const over = m.status === "finished";
   if (hand?.result) {
     headline.textContent = resultHeadline(hand.result);
-    why.textContent = `Hand ${hand.number}. ${resultWhy(hand.result, m.rules)}`;
+    why.textContent = format(gettext("Hand %(number)s. %(why)s"), { number: hand.number, why: resultWhy(hand.result, m.rules) });
     renderResultHands(hand.result, handsBox, {
       order: isPlayer() ? [opp(), you()] : [1, 0],
       name: (/** @type {number} */ seat) => seatName(seat, { capital: true }),
     });
   } else {
-    headline.textContent = over ? (m.aborted ? "Match aborted" : "Match over") : "Hand over";
-    why.textContent = m.end_reason === "resign" ? "The match ended by resignation." : m.end_reason === "abandon" ? "The match ended by abandonment." : m.end_reason === "suspended" ? suspendedText(m) : "";
+    headline.textContent = over ? (m.aborted ? gettext("Match aborted") : gettext("Match over")) : gettext("Hand over");
+    why.textContent = m.end_reason === "resign" ? gettext("The match ended by resignation.") : m.end_reason === "abandon" ? gettext("The match ended by abandonment.") : m.end_reason === "suspended" ? suspendedText(m) : "";
     handsBox.replaceChildren();
   }
   scores.replaceChildren();
@@ -149,24 +153,24 @@ export function renderShowdown() {
   find(dialog, "[data-rematch]").hidden = !over || !isPlayer() || m.end_reason === "suspended" || Boolean(config.tournament);
   const offered = m.rematch?.offered_by;
   const rematchBtn = /** @type {HTMLButtonElement} */ (find(dialog, "[data-rematch]"));
-  if (m.rematch?.match_id) { rematchBtn.textContent = "Go to the rematch"; rematchBtn.disabled = false; }
-  else if (offered === you()) { rematchBtn.textContent = "Rematch offered…"; rematchBtn.disabled = true; }
-  else if (offered !== null && offered !== undefined) { rematchBtn.textContent = "Accept rematch"; rematchBtn.disabled = false; }
-  else { rematchBtn.textContent = "Rematch"; rematchBtn.disabled = false; }
+  if (m.rematch?.match_id) { rematchBtn.textContent = gettext("Go to the rematch"); rematchBtn.disabled = false; }
+  else if (offered === you()) { rematchBtn.textContent = gettext("Rematch offered…"); rematchBtn.disabled = true; }
+  else if (offered !== null && offered !== undefined) { rematchBtn.textContent = gettext("Accept rematch"); rematchBtn.disabled = false; }
+  else { rematchBtn.textContent = gettext("Rematch"); rematchBtn.disabled = false; }
   body.scrollTop = 0;
 }
 
 /** Why a match that ended early counts nowhere (games/services/play.py ABORT_BEFORE_MOVES). */
-const ABORTED_TEXT = "Aborted: it ended before each player had made two moves, so it is not rated and counts on no leaderboard.";
+const abortedText = () => gettext("Aborted: it ended before each player had made two moves, so it is not rated and counts on no leaderboard.");
 
 /** A forfeit because a moderator suspended the loser's account (not a resignation). */
 /** @param {MatchTable} m */
 export function suspendedText(m) {
   const winner = m.winner ?? m.final?.winner;
-  if (winner !== 0 && winner !== 1) return "Forfeit: an account was suspended by a moderator.";
+  if (winner !== 0 && winner !== 1) return gettext("Forfeit: an account was suspended by a moderator.");
   const loser = 1 - winner;
-  const whose = isPlayer() && loser === you() ? "your" : `${seatName(loser)}'s`;
-  return `Forfeit: ${whose} account was suspended by a moderator.`;
+  return isPlayer() && loser === you() ? gettext("Forfeit: your account was suspended by a moderator.")
+    : format(gettext("Forfeit: %(name)s's account was suspended by a moderator."), { name: seatName(loser) });
 }
 
 /** @param {HTMLElement} box */
@@ -176,19 +180,19 @@ export function renderMatchOver(box) {
   const f = m.final || {};
   const title = find(box, "h3");
   const winner = m.winner ?? f.winner;
-  if (winner === null || winner === undefined) title.textContent = "Match over";
-  else if (isPlayer() && winner === you()) title.textContent = "🏆 You win the match!";
-  else title.textContent = `${seatName(winner, { capital: true })} wins the match`;
+  if (winner === null || winner === undefined) title.textContent = gettext("Match over");
+  else if (isPlayer() && winner === you()) title.textContent = gettext("🏆 You win the match!");
+  else title.textContent = format(gettext("%(name)s wins the match"), { name: seatName(winner, { capital: true }) });
   const reason = find(box, "[data-end-reason]");
   /** @type {Record<string, string>} */
   const reasons = {
-    target: `First to ${plural(m.rules?.target_score ?? 0, "point")}.`,
-    resign: "Ended by resignation.",
-    abandon: "Ended by abandonment.",
+    target: format(ngettext("First to %(n)s point.", "First to %(n)s points.", m.rules?.target_score ?? 0), { n: m.rules?.target_score ?? 0 }),
+    resign: gettext("Ended by resignation."),
+    abandon: gettext("Ended by abandonment."),
     suspended: suspendedText(m),
   };
   reason.textContent = reasons[String(m.end_reason)] || "";
-  if (m.aborted) reason.textContent += ` ${ABORTED_TEXT}`;
+  if (m.aborted) reason.textContent += ` ${abortedText()}`;
   const table = find(box, "tbody");
   table.replaceChildren();
   const seats = isPlayer() ? [me(), opp()] : [0, 1];
@@ -196,10 +200,10 @@ export function renderMatchOver(box) {
   find(box, "[data-col-b]").textContent = seatName(seats[1], { capital: true });
   /** @type {[string, (s: number) => number | undefined][]} */
   const rows = [
-    ["Hand points", (s) => f.hand_points?.[s]],
-    ["Game bonus", (s) => f.bonuses?.[s]?.game],
-    ["Line bonus", (s) => f.bonuses?.[s]?.line],
-    ["Shutout", (s) => f.bonuses?.[s]?.shutout],
+    [gettext("Hand points"), (s) => f.hand_points?.[s]],
+    [gettext("Game bonus"), (s) => f.bonuses?.[s]?.game],
+    [gettext("Line bonus"), (s) => f.bonuses?.[s]?.line],
+    [gettext("Shutout"), (s) => f.bonuses?.[s]?.shutout],
   ];
   for (const [label, get] of rows) {
     const tr = document.createElement("tr");
@@ -225,18 +229,18 @@ export function verificationNode(outcome) {
   const line = document.createElement("p");
   line.className = "verify";
   if (!outcome || outcome === "pending") {
-    line.textContent = "Checking the deal…";
+    line.textContent = gettext("Checking the deal…");
     wrap.append(line);
     return wrap;
   }
   line.dataset.ok = String(outcome.verified);
   line.dataset.fairness = outcome.verified ? "verified" : "failed";
   line.textContent = outcome.verified
-    ? "✓ Deal verified: the revealed seed matches the commitment and deals these cards"
-    : outcome.unavailable ? "Deal not checked: this browser has no WebCrypto here" : "✗ Deal NOT verified";
+    ? gettext("✓ Deal verified: the revealed seed matches the commitment and deals these cards")
+    : outcome.unavailable ? gettext("Deal not checked: this browser has no WebCrypto here") : gettext("✗ Deal NOT verified");
   const details = document.createElement("details");
   const summary = document.createElement("summary");
-  summary.textContent = "What was checked";
+  summary.textContent = gettext("What was checked");
   const list = document.createElement("ul");
   list.className = "verify-checks";
   for (const c of outcome.checks) {

@@ -8,6 +8,7 @@
 
 import { goToMatch, tournamentSocket } from "/static/tournaments/match_ready.js";
 import { config, isPlayer, ui } from "./state.js";
+import { gettext } from "../i18n.js";
 
 const tournament = config.tournament;  // null but for a player of a tournament match
 /** @type {{status: string | undefined, entrant: string, next: string | null}} */
@@ -42,15 +43,19 @@ export function followTournament() {
  */
 function sentence(tournament) {
   const name = tournament.name;
-  if (live.next) return ["Your next match in ", name, " is ready: taking you to the table…"];
-  if (live.status === "finished") return ["", name, " is over: the final standings are on its page."];
-  if (live.status === "cancelled") return ["", name, " was cancelled."];
-  if (live.entrant === "paused") return ["You paused in ", name, ": you are not paired again until you resume on its page."];
-  if (live.entrant !== "active") return ["You no longer play in ", name, "."];
-  const when = tournament.format === "arena"
-    ? "you are paired again as soon as an opponent is free"
-    : "the next round is paired when every match of this round is over";
-  return ["", name, ` goes on: ${when}, and your next match opens here by itself.`];
+  /** @param {string} text */
+  const around = (text) => {
+    const [before, after = ""] = text.split("%(tournament)s");
+    return [before, name, after];
+  };
+  if (live.next) return around(gettext("Your next match in %(tournament)s is ready: taking you to the table…"));
+  if (live.status === "finished") return around(gettext("%(tournament)s is over: the final standings are on its page."));
+  if (live.status === "cancelled") return around(gettext("%(tournament)s was cancelled."));
+  if (live.entrant === "paused") return around(gettext("You paused in %(tournament)s: you are not paired again until you resume on its page."));
+  if (live.entrant !== "active") return around(gettext("You no longer play in %(tournament)s."));
+  return around(tournament.format === "arena"
+    ? gettext("%(tournament)s goes on: you are paired again as soon as an opponent is free, and your next match opens here by itself.")
+    : gettext("%(tournament)s goes on: the next round is paired when every match of this round is over, and your next match opens here by itself."));
 }
 
 /** The result dialog's line about the tournament (shown once the match is over). */
