@@ -1,4 +1,4 @@
-"""Display preferences in real Chromium: the card style and sound saved on the
+"""Display preferences in real Chromium: the card style and sound saved on the table
 settings page change the table (bigger indices, a minimal face, table sounds or
 silence without any AudioContext); each synthesised tone is short and unclipped."""
 
@@ -31,11 +31,11 @@ VISIBLE_ART = """cards => cards.map((card) => {
 
 
 def save_preferences(page: Any, base_url: str, *, card_style: str, sound_on: bool) -> None:
-    page.goto(f"{base_url}/players/settings/")
+    page.goto(f"{base_url}/players/settings/table/")
     page.select_option("#id_card_style", card_style)
     page.set_checked("#id_sound_on", sound_on)
     page.click("form[data-prefs-form] button[type=submit]")
-    page.locator("text=Your preferences are saved.").wait_for()
+    page.locator("text=Your table settings are saved.").wait_for()
 
 
 def hand_art(page: Any) -> list[dict[str, Any]]:
