@@ -127,7 +127,7 @@ def table_settings(request: HttpRequest) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         form = TableSettingsForm(request.POST)
         if form.is_valid():
-            services.profile_update(user=user, **form.cleaned_data)  # type: ignore[arg-type]
+            services.profile_update(user=user, **form.cleaned_data)
             messages.success(request, _("Your table settings are saved."))
             return redirect("accounts:table_settings")
         status = 400

@@ -129,7 +129,7 @@ def test_a_visitor_signing_up_with_nothing_or_garbage_kept_gets_the_defaults() -
         assert not Profile.objects.filter(user=user).exists(), name
 
 
-def test_attributes_round_trip_and_the_defaults_are_the_offline_tables() -> None:
+def test_attributes_round_trip_and_the_cached_pages_are_drawn_with_the_defaults() -> None:
     profile = Profile(card_size="small", theme="wine", volume=0, sound_on=False,
                       four_colour_deck=False, confirm_discard=True)
     attributes = display.html_attributes(profile)
@@ -139,12 +139,17 @@ def test_attributes_round_trip_and_the_defaults_are_the_offline_tables() -> None
     assert all(getattr(profile, name) == value for name, value in fields.items())
     assert display.fields_from_attributes({"volume": "101", "theme": "green ", "hand": "up"}) == {}
 
-    # The offline table (cached for every visitor) is drawn with the defaults.
-    offline = (ROOT / "templates/games/offline.html").read_text()
-    tag = HTML_TAG.search(offline).group(0)  # type: ignore[union-attr]
-    for name, value in display.html_attributes(Profile()).items():
-        assert f'data-{name}="{value}"' in tag, name
-    assert "data-prefs" not in tag  # its settings are the browser's copy, always
+    # The pages cached for every visitor (the offline table, the lessons) are drawn
+    # with the defaults, and the browser's settings put in by the blocking script.
+    cached = [path for path in (ROOT / "templates").rglob("*.html")
+              if "<html" in path.read_text() and path.name != "base.html"
+              and "prefs_boot.js" in path.read_text()]
+    assert ROOT / "templates/games/offline.html" in cached
+    for path in cached:
+        tag = HTML_TAG.search(path.read_text()).group(0)  # type: ignore[union-attr]
+        for name, value in display.html_attributes(Profile()).items():
+            assert f'data-{name}="{value}"' in tag, (path.name, name)
+        assert "data-prefs" not in tag, path.name  # always the browser's copy
 
 
 @pytest.mark.parametrize("script", ["prefs.js", "prefs_boot.js"])
