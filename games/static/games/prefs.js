@@ -7,9 +7,10 @@
 //    guest (data-prefs="browser") saves the form in this browser instead of sending it;
 //  - fills the sign-up form's hidden field, so a guest's settings go to the new account.
 
+import { gettext } from "./i18n.js";
+
 const root = document.documentElement;
 const KEY = "gin-prefs";
-const gettext = (/** @type {string} */ text) => globalThis.gettext?.(text) ?? text;
 
 /** The attributes of <html> that are settings, as accounts/display.py's ATTRIBUTES. */
 export const ATTRIBUTES = [

@@ -8,8 +8,8 @@ import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "./card
 import { plural } from "./words.js";
 import { deadwoodAfterDiscard } from "./melds.js";
 import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
+import { gettext } from "./i18n.js";
 
-const gettext = (text) => globalThis.gettext?.(text) ?? text;
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const app = document.getElementById("replay-app");
 const $ = (sel) => app.querySelector(sel);

@@ -17,6 +17,7 @@ import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from ".
 import { allMatches, putMatch } from "./store.js";
 import { syncOfflineMatches } from "./sync.js";
 import { sha256, fromHex, toHex } from "./sha256.js";
+import { format, gettext } from "../i18n.js";
 
 const config = JSON.parse(document.getElementById("offline-config").textContent);
 const root = document.getElementById("table-app");
@@ -27,8 +28,6 @@ const motion = document.documentElement.dataset.motion;
 const reducedMotion = motion === "none"
   || (motion === "auto" && matchMedia("(prefers-reduced-motion: reduce)").matches);
 const COMPUTER_DELAY = reducedMotion ? 150 : motion === "fast" ? 350 : 650;
-
-const gettext = (text) => globalThis.gettext?.(text) ?? text;
 
 const ui = {
   record: null,     // the match being played (store.js record)
@@ -332,8 +331,8 @@ function statusLine() {
       canKnock: nonGinKnocks().length > 0,
     });
     if (ui.confirming) {
-      sub.textContent = gettext("Press the %(card)s again to discard it, or choose another card.")
-        .replace("%(card)s", cardName(ui.confirming));
+      sub.textContent = format(gettext("Press the %(card)s again to discard it, or choose another card."),
+        { card: cardName(ui.confirming) });
     }
   } else if (v.current_player === COMPUTER) {
     main.textContent = "Computer is thinking…";
