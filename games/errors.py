@@ -118,3 +118,12 @@ class OfflineMatchRefusedError(ServiceError):
     status = 400
     code = "offline_match_refused"
     default_message = "This offline match does not replay by the rules and was not saved."
+
+
+class CorrespondenceError(ServiceError):
+    """A correspondence match or a vacation refused (too many matches at once, more
+    vacation than a year allows)."""
+
+    status = 400
+    codes = ("too_many_correspondence", "vacation_refused")
+    code_arg = 0

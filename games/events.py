@@ -30,6 +30,8 @@ publisher and its subscribers in the order they run, with their phase and why:
 bot-API challenge). Published by games/services/play.py ``start_match``.
   - games/api/events.py ``on_match_started``, after_commit: ``matchStart`` on the players'
     event streams (telling; nothing to undo).
+  - social/hooks.py ``on_match_started``, after_commit: a correspondence match's first
+    player told it is their turn (a notification, e-mailed if they are away).
 
 ``MatchesStarted``: many matches started at once (a tournament's round). Published by
 games/services/matches.py ``create_started_matches``.
@@ -38,7 +40,8 @@ games/services/matches.py ``create_started_matches``.
 
 ``MovePlayed``: a change of moves applied to a match that goes on, and whose turn it is
 now. Published by games/services/play.py ``Change.commit``.
-  - none yet (correspondence play's "your turn" notice will subscribe after commit).
+  - social/hooks.py ``on_move_played``, after_commit: in a correspondence match whose
+    turn passed to a person, a "your turn" notification (e-mailed if they are away).
 
 ``HandFinished``: a hand ended. Published by games/services/play.py
 ``Change._hand_finished``.
@@ -172,6 +175,10 @@ class MovePlayed(Event):
     turn_deadline: datetime | None
     #: Whether the change ended a hand (and the next one was dealt).
     hand_finished: bool
+    #: A correspondence match's days per move (None: live play) and the deadline of
+    #: the turn of ``to_move``.
+    days_per_move: int | None = None
+    move_deadline: datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,6 +8,7 @@ finished hands (or once the match is over).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -15,8 +16,9 @@ from django.utils import timezone
 
 from games import messages
 from games.engine import HandState, MatchState, RuleSet
+from games.engine.correspondence import VACATION_DAYS_A_YEAR, vacation_days_used
 from games.errors import HandNotOverError
-from games.models import Hand, Match, Move, QuickMatchEntry, Seat
+from games.models import Hand, Match, Move, QuickMatchEntry, Seat, Vacation
 
 Audience = int | None  # a seat index, or None for spectators
 
@@ -227,3 +229,48 @@ def _rematch_id(match: Match) -> int | None:
     return (
         Match.objects.filter(rematch_of=match).order_by("pk").values_list("pk", flat=True).first()
     )
+
+
+def correspondence_rows(*, user: Any) -> list[dict[str, Any]]:
+    """The player's correspondence matches in play, those waiting for their move first
+    (soonest deadline first), then those waiting for the opponent."""
+    matches = (
+        Match.objects.filter(
+            status=Match.Status.ACTIVE, days_per_move__isnull=False, seats__user=user
+        )
+        .prefetch_related("seats__user")
+    )
+    rows = []
+    for match in matches:
+        seats = sorted(match.seats.all(), key=lambda s: s.index)
+        mine = next(s for s in seats if s.user_id == user.pk)
+        other = seats[1 - mine.index]
+        rows.append({
+            "match": match,
+            "opponent": other.user.display_name if other.user else "",
+            "my_move": match.current_seat == mine.index,
+            "deadline": match.move_deadline,
+            "days": match.days_per_move,
+        })
+    far = datetime.max.replace(tzinfo=UTC)
+    rows.sort(key=lambda r: (not r["my_move"], r["deadline"] or far))
+    return rows
+
+
+def vacation_days_left(*, user: Any, now: datetime | None = None) -> int:
+    """Days of vacation the player may still take this calendar year."""
+    now = now or timezone.now()
+    periods = Vacation.objects.filter(
+        user=user, ends_at__gt=datetime(now.year, 1, 1, tzinfo=now.tzinfo)
+    ).values_list("starts_at", "ends_at")
+    return max(0, VACATION_DAYS_A_YEAR - vacation_days_used(list(periods), now.year))
+
+
+def current_vacation(*, user: Any, now: datetime | None = None) -> Vacation | None:
+    now = now or timezone.now()
+    return Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).first()
+
+
+def vacation_state(*, user: Any) -> dict[str, Any]:
+    """The player's vacation now (or None) and the days left this year."""
+    return {"vacation": current_vacation(user=user), "days_left": vacation_days_left(user=user)}

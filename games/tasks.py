@@ -8,6 +8,7 @@ version, so a redelivered or late task moves at most once.
 from celery import shared_task
 
 from games import services
+from games.services import correspondence
 
 
 @shared_task(name="games.bot_turn_play", acks_late=True, ignore_result=True)
@@ -35,3 +36,10 @@ def clock_tick() -> None:
 @shared_task(name="games.invites_expire", acks_late=True, ignore_result=True)
 def invites_expire() -> int:
     return services.invites_expire()
+
+
+@shared_task(name="games.correspondence_clock", acks_late=True, ignore_result=True)
+def correspondence_clock() -> None:
+    """Every five minutes (beat): the correspondence matches whose turn ran out
+    (games/services/correspondence.py)."""
+    correspondence.correspondence_clock_run()

@@ -26,5 +26,6 @@ urlpatterns = [
     path("play/offline/upload/", offline_views.offline_upload, name="offline_upload"),
     path("sw.js", offline_views.service_worker, name="service_worker"),
     path("manifest.webmanifest", offline_views.manifest, name="manifest"),
+    path("correspondence/vacation/", views.vacation, name="vacation"),
     path("fairness/", TemplateView.as_view(template_name="games/fairness.html"), name="fairness"),
 ]

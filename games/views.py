@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from games import pages, selectors, services
@@ -21,7 +22,7 @@ from games.forms import ComputerMatchForm, RulesForm, rules_summary
 from games.messages import seat_name
 from games.models import Hand, Match
 from games.ratelimits import limit_guest_creation, limit_match_creation
-from games.services import fairplay
+from games.services import correspondence, fairplay
 from ginsite.errors import json_route
 from ginsite.http import SignedInRequest, required_user, sign_in_required
 
@@ -404,3 +405,21 @@ def deal(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
             "hands": [views[0]["hand"], views[1]["hand"]],
         }
     )
+
+@login_required
+@require_POST
+def vacation(request: SignedInRequest) -> HttpResponse:
+    """Start a vacation from correspondence matches (``days``), or end it (``end``)."""
+    try:
+        if request.POST.get("end"):
+            correspondence.vacation_end(user=request.user)
+            messages.success(request, gettext("Your vacation is over: your clocks run again."))
+        else:
+            days = request.POST.get("days", "")
+            correspondence.vacation_take(
+                user=request.user, days=int(days) if days.isdigit() else 0
+            )
+            messages.success(request, gettext("You are on vacation: your clocks are stopped."))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("accounts:settings")

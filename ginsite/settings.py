@@ -465,6 +465,10 @@ CELERY_BEAT_SCHEDULE["games-clock-tick"] = {
 CELERY_BEAT_SCHEDULE["games-clock-sweep"] = {"task": "games.clock_sweep", "schedule": 30.0}
 # Friend invitations nobody accepted close after 24 hours (games/services/matches.py).
 CELERY_BEAT_SCHEDULE["games-invites-expire"] = {"task": "games.invites_expire", "schedule": 600.0}
+# Correspondence matches whose turn ran out lose (games/services/correspondence.py).
+CELERY_BEAT_SCHEDULE["games-correspondence-clock"] = {
+    "task": "games.correspondence_clock", "schedule": 300.0,
+}
 LEADERBOARD_MIN_MATCHES = int(os.environ.get("LEADERBOARD_MIN_MATCHES", "5"))
 LEADERBOARD_MIN_COMPUTER_MATCHES = int(os.environ.get("LEADERBOARD_MIN_COMPUTER_MATCHES", "10"))
 # How many matches between the same two players count on a weekly or monthly board

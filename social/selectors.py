@@ -213,3 +213,11 @@ def tournament_entrants_to_remind(
         for e in entrants
         if (e.tournament_id, e.user_id) not in told
     ]
+
+
+def seats_of(*, match_id: int) -> list[Seat]:
+    return list(Seat.objects.filter(match_id=match_id).select_related("user"))
+
+
+def is_correspondence(*, match_id: int) -> bool:
+    return Match.objects.filter(pk=match_id, days_per_move__isnull=False).exists()

@@ -45,6 +45,8 @@ class Challenge(models.Model):
     variant = models.CharField(max_length=32)
     rules = models.JSONField()  # RuleSet.to_dict()
     rated = models.BooleanField(default=False)
+    # A correspondence match (1, 3 or 7 days per move), null for live play.
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=Status.choices, default=Status.CREATED, db_index=True
     )

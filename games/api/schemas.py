@@ -42,6 +42,7 @@ from ginsite.errors import AppError
 Variant = Literal["default", "time_freedom", "straight", "oklahoma"]
 Target = Literal[50, 100, 150, 200, 250]
 Level = Literal["easy", "medium", "hard", "expert"]
+DaysPerMove = Literal[1, 3, 7]
 ChallengeStatus = Literal["created", "accepted", "declined", "canceled"]
 
 #: A username as the accounts app allows it (Django's ``UnicodeUsernameValidator``).
@@ -114,12 +115,17 @@ class ChallengeSettings(Body):
     messages: ClassVar[dict[str, str]] = {
         **_SETTINGS_MESSAGES,
         "rated": "rated must be true or false.",
+        "days": "days must be 1, 3 or 7, or null for a live match.",
     }
 
     variant: Variant = Field("default", description="The rules (docs/rules.md).")
     target: Target = Field(100, description="The score that wins the match.")
     rated: bool = Field(
         False, description="Rated: between two people or two BOT accounts only."
+    )
+    days: DaysPerMove | None = Field(
+        None, description="A correspondence match: days per move (a whole turn); "
+        "null for a live match. Never rated, between two people only.",
     )
 
 

@@ -15,6 +15,7 @@ from games import events as domain_events
 from games.chat.selectors import blocked_between
 from games.engine import RuleSet
 from games.models import Match, Seat
+from games.services import correspondence
 from games.services.matches import create_started_match, match_create_computer
 from ginsite.errors import AppError
 
@@ -99,8 +100,11 @@ def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> 
     against a person."""
     _require_player(user)
     wanted = schemas.parse(schemas.ChallengeSettings, body)
-    variant, rated = wanted.variant, wanted.rated
+    variant, rated, days = wanted.variant, wanted.rated, wanted.days
     rules = _rules(wanted.variant, wanted.target)
+    if days is not None:
+        # No turn clock: the days per move are the match's (games/services/correspondence.py).
+        rules = rules.replace(turn_seconds=None)
     if dest is None or not dest.is_active or dest.is_guest:
         raise ApiError("no_such_player", "There is no such player.")
     if dest.pk == user.pk:
@@ -111,11 +115,19 @@ def challenge_create(*, user: User, dest: User | None, body: dict[str, Any]) -> 
         )
     if blocked_between(user, dest):
         raise ApiError("blocked", "You cannot challenge this player.")
+    if days is not None:
+        if rated or user.is_bot or dest.is_bot:
+            raise ApiError(
+                "invalid_settings",
+                "A correspondence match is between two people and never rated.",
+            )
+        correspondence.require_room(user, dest)
     if open_challenges().filter(challenger=user).count() >= MAX_OPEN_CHALLENGES:
         raise ApiError("too_many_challenges", "Too many open challenges: cancel some first.")
     with transaction.atomic():
         challenge = Challenge.objects.create(
-            challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated
+            challenger=user, dest=dest, variant=variant, rules=rules.to_dict(), rated=rated,
+            days_per_move=days,
         )
         events.challenge_offered(challenge)
         domain_events.publish(domain_events.ChallengeOffered(
@@ -151,6 +163,8 @@ def challenge_accept(*, user: User, challenge_id: int) -> Match:
         if not challenger.is_active:
             raise ApiError("challenge_closed", "The challenger's account is closed.")
         players = [challenger, challenge.dest]
+        if challenge.days_per_move:
+            correspondence.require_room(challenger, challenge.dest)
         if secrets.randbelow(2):
             players.reverse()
         match = create_started_match(
@@ -159,6 +173,7 @@ def challenge_accept(*, user: User, challenge_id: int) -> Match:
             rules=RuleSet.from_dict(challenge.rules),
             rated=challenge.rated,
             players=players,
+            days_per_move=challenge.days_per_move,
         )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.match = match

@@ -455,10 +455,13 @@ def profile_challenge(request: SignedInRequest, username: str) -> HttpResponse:
     """A person challenges a player (a BOT, typically) from their profile page."""
     dest = user_by_username(username=username)
     target = request.POST.get("target", "100")
+    days = request.POST.get("days", "")
     body = {
         "variant": request.POST.get("variant", "default"),
         "target": int(target) if target.isdigit() else target,
         "rated": False,
+        # A correspondence match from the friends list: days per move, blank for live.
+        "days": int(days) if days.isdigit() else None,
     }
     try:
         challenge = services.challenge_create(user=request.user, dest=dest, body=body)

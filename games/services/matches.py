@@ -290,14 +290,17 @@ def create_started_match(
     players: list[Any],
     bot_level: str = "",
     rematch_of: Match | None = None,
+    days_per_move: int | None = None,
 ) -> Match:
     """Create a match with two seats and deal its first hand (inside a transaction).
 
     ``players``: two users, or one user and None for the computer's seat; the
-    computer's opponent gets a random seat.
+    computer's opponent gets a random seat. ``days_per_move``: a correspondence
+    match's time control (games/services/correspondence.py), None for live play.
     """
     match = Match.objects.create(
-        kind=kind, variant=variant, rules=rules.to_dict(), rated=rated, rematch_of=rematch_of
+        kind=kind, variant=variant, rules=rules.to_dict(), rated=rated, rematch_of=rematch_of,
+        days_per_move=days_per_move,
     )
     if bot_level and secrets.randbelow(2):
         players = [players[1], players[0]]

@@ -289,6 +289,7 @@ class Change:
             auto=self.mover_auto, to_move=to_move,
             to_move_user_id=self.locked.seats[to_move].user_id if to_move is not None else None,
             turn_deadline=match.turn_deadline, hand_finished=self.new_hand is not None,
+            days_per_move=match.days_per_move, move_deadline=match.move_deadline,
         )
 
     def _messages(self) -> dict[int | None, dict[str, Any]]:
@@ -368,6 +369,7 @@ class Change:
         match.current_seat = None
         match.turn_deadline = None
         match.turn_started_at = None
+        match.move_deadline = None
         self.match_fields.update(
             ["status", "winner_seat", "end_reason", "aborted", "final_score", "finished_at",
              *TURN_FIELDS]
@@ -392,13 +394,19 @@ class Change:
 
 
 # What a move changes on the match row while the match goes on.
-TURN_FIELDS = ["current_seat", "turn_started_at", "turn_deadline"]
+TURN_FIELDS = ["current_seat", "turn_started_at", "turn_deadline", "move_deadline"]
 
 
 def _start_turn(match: Match, state: MatchState, now: datetime, *, after_showdown: bool) -> None:
     """Give the turn to the state's current player and start its clock."""
     match.current_seat = state.current_player
     match.turn_started_at = now
+    if match.days_per_move:
+        # Correspondence: days for the whole turn, checked by beat's correspondence job
+        # (games/services/correspondence.py), which counts the player's vacations in.
+        match.turn_deadline = None
+        match.move_deadline = now + timedelta(days=match.days_per_move)
+        return
     seconds = state.rules.turn_seconds
     if seconds is None:
         match.turn_deadline = None
@@ -415,8 +423,8 @@ def disconnect_limit_at(match: Match, seat: Seat) -> datetime | None:
     """When the seat to move loses by abandonment if it stays disconnected: two
     minutes after it went away (24 hours without a clock), checked on its turn.
     A player who never connected counts from the start of the match."""
-    if seat.connected or seat.bot_level:
-        return None
+    if seat.connected or seat.bot_level or match.days_per_move:
+        return None  # a correspondence match's players are away by design
     since = seat.disconnected_at or match.started_at
     if since is None:
         return None
