@@ -23,6 +23,7 @@ PAIRS = [
     *[("--accent-2", bg) for bg in ("--bg", "--panel", "--panel-2")],  # links
     ("--accent-ink", "--accent"),  # the main buttons
     ("--accent-ink", "--meld"),  # a meld's tag, a knockable deadwood
+    ("--urgent-ink", "--urgent"),  # a clock about to run out
     *[(f"--suit-{s}", "--card-face") for s in "SHDC"],  # the cards' indices and pips
     *[(f"--suit-text-{s}", bg) for s in "SHDC" for bg in ("--bg", "--panel", "--panel-2")],
 ]

@@ -185,6 +185,11 @@ def test_every_theme_passes_axe_at_the_table_and_on_the_settings_page(
                 found[f"{theme} table {name}"] = violations
             page.screenshot(path=SCREENSHOTS / f"theme-{theme}-table-{name}.png")
             if name == "phone":
+                page.goto(site.url + "/")
+                violations = axe_violations(page, axe_source)
+                if violations:
+                    found[f"{theme} home {name}"] = violations
+                page.screenshot(path=SCREENSHOTS / f"theme-{theme}-home-{name}.png")
                 page.goto(site.url + "/players/settings/table/")
                 violations = axe_violations(page, axe_source)
                 if violations:
@@ -200,7 +205,7 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
 ) -> None:
     ida = create_user("ida", PASSWORD)
     off_the_event_loop(profile_update, user=ida, confirm_discard=True, hand_sort="rank",
-                       left_handed=True)
+                       left_handed=True, volume=0)
     match = off_the_event_loop(create_match, ida, "easy", variant="time_freedom")
     page = new_page(DESKTOP)
     sign_in(page, site.url, "ida")
@@ -239,4 +244,21 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
     wait_until(page, "document.querySelectorAll('[data-my-hand] .card').length === 10")
     assert card not in player.hand_cards()
     page.screenshot(path=SCREENSHOTS / "settings-left-handed-by-rank-desktop.png")
+    # Sound on at volume 0: the page has heard clicks, yet no tone was ever played; a
+    # tone at volume 35 is about a third as loud as at full volume.
+    sound = page.evaluate("({played: [...window.ginSound.played], state: window.ginSound.state})")
+    assert sound["played"] == [] and sound["state"] != "none", sound
+    peaks = page.evaluate(
+        """async () => {
+            const s = await import("/static/games/sound.js");
+            const peak = async (level) => {
+              const ctx = new OfflineAudioContext(1, 44100, 44100);
+              s.synthesise(ctx, "turn", 0, level);
+              const data = (await ctx.startRendering()).getChannelData(0);
+              return data.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+            };
+            return [await peak(1), await peak(0.35)];
+        }"""
+    )
+    assert abs(peaks[1] / peaks[0] - 0.35) < 0.02, peaks
     assert page.js_errors == []
