@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.models import User
 from games.engine.correspondence import MAX_CORRESPONDENCE_MATCHES, move_deadline
 from games.errors import CorrespondenceError
 from games.models import Match, Seat, Vacation
@@ -127,7 +128,7 @@ def vacation_take(*, user: Any, days: int, now: datetime | None = None) -> Vacat
     if getattr(user, "is_guest", False):
         raise CorrespondenceError("vacation_refused", gettext("Sign up to take a vacation."))
     with transaction.atomic():
-        type(user).objects.select_for_update().filter(pk=user.pk).first()  # one at a time
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one at a time
         if current_vacation(user=user, now=now) is not None:
             raise CorrespondenceError("vacation_refused", gettext("You are on vacation already."))
         left = vacation_days_left(user=user, now=now)

@@ -123,7 +123,8 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
      signed_in("404", muted="302")),
     ("social:unsubscribe", "a forged link: refused to everyone", expect("404")),
     *[(name, "GET is not allowed", signed_in("405"))
-      for name in ("social:follow", "social:unfollow", "social:read_all", "social:settings")],
+      for name in ("social:follow", "social:unfollow", "social:read_all", "social:settings",
+                   "games:vacation")],
     ("account_login", "", expect("home", anonymous="200", banned="200")),
     ("account_signup", "guests may sign up",
      expect("home", anonymous="200", banned="200", guest="200")),
@@ -182,6 +183,8 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
     ("social:read_all", "", {}, signed_in("302")),
     ("social:settings", "guests: refused with a message", {}, signed_in("302")),
     ("social:unsubscribe", "a forged link: refused to everyone", {}, expect("404")),
+    ("games:vacation", "no days given: refused with a message, back to the settings", {},
+     signed_in("302")),
     ("account_logout", "", {}, expect("home")),
     ("api:tokens", "registered players only", {"name": "x"}, signed_in("200", guest="400")),
     ("api:profile_challenge", "alice: back to her profile when refused", {"target": "50"},

@@ -112,6 +112,7 @@ def sample_paths(world: World) -> dict[str, str]:
         "api:challenge_page_accept": "/challenge/999999/accept/",
         "api:challenge_page_decline": "/challenge/999999/decline/",
         "social:friends": "/friends/",
+        "games:vacation": "/correspondence/vacation/",
         "social:follow": "/players/carol/follow/",
         "social:unfollow": "/players/carol/unfollow/",
         "social:notifications": "/notifications/",
