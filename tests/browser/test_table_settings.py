@@ -180,6 +180,10 @@ def test_every_theme_passes_axe_at_the_table_and_on_the_settings_page(
             page.goto(f"{site.url}/match/{match.pk}/")
             page.locator("[data-my-hand] .card").first.wait_for()
             assert page.locator("html").get_attribute("data-theme") == theme
+            # Larger cards: the buttons under my hand stay inside the felt.
+            felt, actions = (page.locator(sel).bounding_box() for sel in (".felt", ".actions"))
+            assert felt and actions and actions["y"] + actions["height"] <= felt["y"] + felt[
+                "height"], (name, felt, actions)
             violations = axe_violations(page, axe_source)
             if violations:
                 found[f"{theme} table {name}"] = violations
