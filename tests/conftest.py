@@ -78,17 +78,50 @@ def _fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None) -> Iterator[None]:
-    """Before the test database is dropped: close the connections of the match
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Content types keep their ids for the whole session (``_content_types_keep_their_ids``),
+    from a first flush on, before any live server or worker starts and caches them.
+
+    Before the test database is dropped: close the connections of the match
     sockets' database threads (games/db_threads.py). Work a socket started as its
     test's event loop closed may finish after the test, when the database is blocked
     and the call cannot close its connection; that connection would keep the test
     database from being dropped. Each thread takes one barrier task, so each closes
     its own connections after all its earlier work."""
-    yield
+    from django.core.management import call_command
+
+    with pytest.MonkeyPatch.context() as patch:
+        _content_types_keep_their_ids(patch)
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)
+        yield
     from games import db_threads
 
     db_threads.close_connections()
+
+
+def _content_types_keep_their_ids(patch: pytest.MonkeyPatch) -> None:
+    """The flush that ends each transactional test empties every table, then makes the
+    content types and permissions again (post_migrate). The live server and worker
+    processes cache content types by id for the session (the admin's log of a change
+    names one): made again with new ids, the next admin save there would fail on a
+    foreign key. So their sequences start again at 1 before they are made, in the same
+    order every time, as production's ids never change."""
+    from django.core.management.color import no_style
+    from django.core.management.commands import flush
+
+    make_again = flush.emit_post_migrate_signal
+
+    def emit(verbosity: int, interactive: bool, database: str, **kwargs: Any) -> None:
+        connection = connections[database]
+        tables = [{"table": "django_content_type", "column": "id"},
+                  {"table": "auth_permission", "column": "id"}]
+        with connection.cursor() as cursor:
+            for sql in connection.ops.sequence_reset_by_name_sql(no_style(), tables):
+                cursor.execute(sql)
+        make_again(verbosity, interactive, database, **kwargs)
+
+    patch.setattr(flush, "emit_post_migrate_signal", emit)
 
 
 @pytest.fixture(autouse=True)

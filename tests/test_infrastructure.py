@@ -102,3 +102,23 @@ def test_parallel_test_workers_channel_layers_never_hear_each_other() -> None:
             await b.flush()
 
     assert async_to_sync(first_heard_by_second)() == {"type": "probe", "from": "gw1"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_content_types_keep_their_ids_through_a_tests_flush() -> None:
+    """A live server or worker caches content types by id for the whole session (the
+    admin's log of a change names one); the flush that ends each transactional test
+    empties the table and makes them again, and they must come back with the same ids,
+    or the next admin save on that server fails on a foreign key (it did, as a 500 after
+    "Save" that left the page waiting)."""
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management import call_command
+
+    def ids() -> dict[tuple[str, str], int]:
+        return {(ct.app_label, ct.model): ct.pk for ct in ContentType.objects.all()}
+
+    before = ids()
+    assert before
+    # As TransactionTestCase's teardown flushes.
+    call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
+    assert ids() == before
