@@ -512,6 +512,12 @@ API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "7"))
 # on the default queue never wait behind an analysis. The sweep enqueues any finished
 # hand left without analysis.
 CELERY_TASK_ROUTES = {"analysis.*": {"queue": "analysis"}}
+# Puzzles (games/learn): the periodic job looks through the newest finished hands of
+# rated matches and a few hands of self-play, on the analysis queue (the same work).
+CELERY_TASK_ROUTES["learn.puzzles_generate"] = {"queue": "analysis"}
+CELERY_BEAT_SCHEDULE["learn-puzzles"] = {"task": "learn.puzzles_generate", "schedule": 3600.0}
+PUZZLES_PER_RUN_FROM_MATCHES = int(os.environ.get("PUZZLES_PER_RUN_FROM_MATCHES", "10"))
+PUZZLES_PER_RUN_SELF_PLAY = int(os.environ.get("PUZZLES_PER_RUN_SELF_PLAY", "2"))
 # Most sampled worlds per analysed decision (docs/analysis.md: error and CPU time).
 ANALYSIS_MAX_WORLDS = int(os.environ.get("ANALYSIS_MAX_WORLDS", "160"))
 CELERY_BEAT_SCHEDULE["analysis-sweep"] = {"task": "analysis.sweep", "schedule": 60.0}

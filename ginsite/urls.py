@@ -27,7 +27,7 @@ urlpatterns = [
         extra_context={"signal_days": settings.FAIRPLAY_SIGNAL_DAYS},
     ), name="privacy"),
     path("leaderboards/", include("leaderboards.urls")),
-    path("learn/", include("games.learn.urls")),
+    path("", include("games.learn.urls")),
     path("", include("social.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.api.urls")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from ginsite.errors import AppError
 
 
@@ -10,4 +12,12 @@ class LearnError(AppError):
 
     status = 400
     codes = ("unknown_lesson",)
-    default_message = "There is no such lesson."
+    default_message = _("There is no such lesson.")
+
+
+class NoSuchPuzzleError(AppError):
+    """No puzzle by that id, or none left to give."""
+
+    status = 404
+    codes = ("no_such_puzzle", "no_puzzle_left")
+    default_message = _("There is no such puzzle.")

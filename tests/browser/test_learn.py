@@ -51,7 +51,8 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_
     expect(page.locator("[data-goal]")).to_contain_text("A♠ 2♠")
     page.keyboard.press("d")
     expect(page.locator("[data-feedback]")).to_have_attribute("data-result", "right")
-    expect(page.locator("[data-my-hand] .meld-group").first).to_contain_text("run", ignore_case=True)
+    first_group = page.locator("[data-my-hand] .meld-group").first
+    expect(first_group).to_contain_text("run", ignore_case=True)
     page.locator("[data-next]").click()
     page.keyboard.press("d")  # Q♥ K♥ A♥ is not a run: explained
     expect(page.locator("[data-feedback]")).to_contain_text("not a run")
@@ -74,7 +75,8 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_
     wait_until(page, "document.querySelector('[data-account]').textContent.includes('account')")
 
     def kept() -> list[str]:
-        return list(LessonDone.objects.filter(user__username="newcomer").values_list("lesson", flat=True))
+        rows = LessonDone.objects.filter(user__username="newcomer")
+        return list(rows.values_list("lesson", flat=True))
 
     assert off_the_event_loop(kept) == ["melds"]
     # Another browser signed in to that account sees it too.

@@ -5,6 +5,7 @@ legal action (or one right option), every named wrong answer legal and explained
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -28,8 +29,10 @@ def test_eight_lessons_in_order_with_two_to_four_exercises() -> None:
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("exercise", [e for l in course() for e in l.exercises if e.kind == "action"],
-                         ids=lambda e: e.id)
+ACTIONS = [e for lesson in course() for e in lesson.exercises if e.kind == "action"]
+
+
+@pytest.mark.parametrize("exercise", ACTIONS, ids=lambda e: e.id)
 def test_an_action_exercise_has_legal_right_answers_and_explained_wrong_ones(exercise) -> None:
     state = exercise.state
     assert state.current_player == LEARNER
@@ -51,7 +54,7 @@ def test_an_action_exercise_has_legal_right_answers_and_explained_wrong_ones(exe
 
 
 def test_the_discard_checks_are_the_engines() -> None:
-    by_id = {e.id: e for l in course() for e in l.exercises}
+    by_id = {e.id: e for lesson in course() for e in lesson.exercises}
     assert by_id["deadwood-high"].correct == ({"type": "discard", "card": "KC"},)
     assert by_id["knock-oklahoma"].state.knock_limit == 4
     assert by_id["knock-oklahoma"].correct == ({"type": "knock", "card": "QH"},)
@@ -60,7 +63,7 @@ def test_the_discard_checks_are_the_engines() -> None:
 
 
 def test_the_choices_have_one_right_answer_and_the_hands_are_the_engines() -> None:
-    by_id = {e.id: e for l in course() for e in l.exercises}
+    by_id = {e.id: e for lesson in course() for e in lesson.exercises}
     for exercise in by_id.values():
         if exercise.kind == "choice":
             assert sum(right for _l, right, _w in exercise.options) == 1, exercise.id
@@ -86,22 +89,27 @@ def test_the_page_carries_the_course_and_nothing_of_the_account() -> None:
     assert "reader" not in client.get("/learn/").content.decode()
 
 
+def send(client: Client, body: str) -> Any:
+    return client.post("/learn/progress/", data=body, content_type="application/json")
+
+
 @pytest.mark.django_db
 def test_progress_is_kept_for_an_account_and_merged_from_the_browser() -> None:
     client = Client()
-    assert client.get("/learn/progress/").json() == {"signed_in": False, "guest": False, "lessons": []}
-    refused = client.post("/learn/progress/", data='{"lessons": ["melds"]}', content_type="application/json")
+    assert client.get("/learn/progress/").json() == {
+        "signed_in": False, "guest": False, "lessons": []}
+    refused = send(client, '{"lessons": ["melds"]}')
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_signed_in"
     player = create_user("learner")
     client.force_login(player)
-    answer = client.post("/learn/progress/", data='{"lessons": ["draw", "melds", "melds"]}',
-                         content_type="application/json")
+    answer = send(client, '{"lessons": ["draw", "melds", "melds"]}')
     assert answer.status_code == 200 and answer.json()["lessons"] == ["melds", "draw"]
-    again = client.post("/learn/progress/", data='{"lessons": ["melds"]}', content_type="application/json")
+    again = send(client, '{"lessons": ["melds"]}')
     assert again.json()["lessons"] == ["melds", "draw"]
     assert LessonDone.objects.filter(user=player).count() == 2
-    unknown = client.post("/learn/progress/", data='{"lessons": ["nope"]}', content_type="application/json")
+    unknown = send(client, '{"lessons": ["nope"]}')
     assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "unknown_lesson"
-    bad = client.post("/learn/progress/", data='{"lessons": "melds"}', content_type="application/json")
+    bad = send(client, '{"lessons": "melds"}')
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "malformed_request"
-    assert client.get("/learn/progress/").json() == {"signed_in": True, "guest": False, "lessons": ["melds", "draw"]}
+    assert client.get("/learn/progress/").json() == {
+        "signed_in": True, "guest": False, "lessons": ["melds", "draw"]}

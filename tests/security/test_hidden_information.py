@@ -283,3 +283,54 @@ async def test_a_notification_socket_hears_only_its_own_players_notifications():
     for socket in sockets.values():
         await socket.disconnect()
     await sync_to_async(connections.close_all)()
+
+
+# --- puzzles (games/learn): a puzzle's view is what its player saw, never more -----------
+
+
+def _any_best(view: dict[str, Any], *, seed: str) -> Any:
+    """A judge that keeps every decision (its first legal action "best"): the test is
+    about what the view shows, not about the evaluation."""
+    from games.learn.core.puzzles import ActionValue
+
+    legal = view["legal_actions"]
+    return legal[0], [ActionValue(a, 0.0, 0.0) for a in legal], 0
+
+
+@pytest.mark.django_db
+def test_no_puzzle_payload_shows_a_card_its_player_could_not_see():
+    """1,000 puzzles generated from self-play hands (the generator's own path: the view
+    of the player to move at each decision, stored, then served by the page and the
+    API) show no card of the opponent's concealed hand nor of the stock, and exactly
+    the player's own hand; so do the values an answer reveals. (The page's JSON and the
+    API answer ``puzzle_payload`` as it is checked here: tests/learn/test_puzzles.py.)"""
+    from games.learn import selectors as learn_selectors
+    from games.learn import services as learn_services
+    from games.learn.core import puzzles as core
+    from games.learn.models import Puzzle
+    from tests.security.secrets import concealed_from
+    collection = core.Collection()
+    checked = 0
+    seed = 0
+    while checked < 1000:
+        state, actions = core.self_play_hand(seed, levels=("easy", "medium"))
+        found = core.find_puzzles(
+            state, actions, seed=f"hidden:{seed}", collection=collection, judge_with=_any_best
+        )
+        last = Puzzle.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+        learn_services.puzzles_store(puzzles=found, source=Puzzle.Source.SELF_PLAY)
+        truth = {ply: before for ply, before, _action in core.decisions(state, actions)}
+        for puzzle in Puzzle.objects.filter(pk__gt=last).order_by("pk"):
+            before = truth[puzzle.ply]
+            seat = before.current_player
+            payload = learn_selectors.puzzle_payload(puzzle)
+            # What the page and the API send (puzzle_payload), and what an answer adds.
+            shown = visible_cards([payload, puzzle.values, puzzle.best])
+            leaked = shown & concealed_from(before, seat)
+            assert not leaked, f"puzzle {puzzle.pk} shows {sorted(leaked)}"
+            assert payload["view"]["hand"] == [str(c) for c in before.hands[seat]]
+            assert payload["view"]["seat"] == seat
+            assert payload["legal_actions"] == before.legal_actions()
+            checked += 1
+        seed += 1
+    assert checked >= 1000

@@ -166,7 +166,8 @@ def knocks(state: HandState, *, gin: bool | None = None) -> tuple[dict[str, str]
 def discards_of(state: HandState, cards: Iterable[str]) -> tuple[dict[str, str], ...]:
     wanted = set(cards)
     return tuple(
-        a for a in state.legal_actions() if a["type"] in ("discard", "knock") and a["card"] in wanted
+        a for a in state.legal_actions()
+        if a["type"] in ("discard", "knock") and a["card"] in wanted
     )
 
 
@@ -197,30 +198,47 @@ def _melds() -> Lesson:
         title=_("Cards and melds"),
         text=(
             _("Gin rummy is played with one 52-card deck by two players, ten cards each."),
-            _("A set is three or four cards of one rank (8♥ 8♠ 8♦). A run is three or more cards of one suit in a row (5♣ 6♣ 7♣)."),
-            _("Aces are always low: A♥ 2♥ 3♥ is a run, Q♥ K♥ A♥ is not, and runs never wrap around."),
-            _("The table arranges your hand for you: melds are grouped and tagged, the rest is deadwood."),
+            _(
+                "A set is three or four cards of one rank (8♥ 8♠ 8♦). A run is three or more "
+                "cards of one suit in a row (5♣ 6♣ 7♣)."
+            ),
+            _(
+                "Aces are always low: A♥ 2♥ 3♥ is a run, Q♥ K♥ A♥ is not, and runs never wrap "
+                "around."
+            ),
+            _(
+                "The table arranges your hand for you: melds are grouped and tagged, the rest is "
+                "deadwood."
+            ),
         ),
         exercises=(
             Exercise(
                 id="melds-run", state=run,
                 goal=_("Make a run: take the 7♥ from the discard pile."),
                 correct=(TAKE,),
-                wrong=((PASS, _("The 7♥ joins your 5♥ and 6♥ in a run of three: take it instead of passing.")),),
+                wrong=((PASS, _(
+                    "The 7♥ joins your 5♥ and 6♥ in a run of three: take it instead of passing."
+                )),),
                 success=_("5♥ 6♥ 7♥ is a run: three hearts in a row."),
             ),
             Exercise(
                 id="melds-ace", state=ace,
                 goal=_("Aces are low: take the card that makes a run with your A♠ 2♠."),
                 correct=(TAKE,),
-                wrong=((STOCK, _("The 3♠ on the discard pile makes A♠ 2♠ 3♠ a run (aces are low): take it rather than an unknown card.")),),
+                wrong=((STOCK, _(
+                    "The 3♠ on the discard pile makes A♠ 2♠ 3♠ a run (aces are low): take it "
+                    "rather than an unknown card."
+                )),),
                 success=_("A♠ 2♠ 3♠: the ace counts as one, below the two."),
             ),
             Exercise(
                 id="melds-no-wrap", state=no_wrap,
                 goal=_("Does the A♥ make a run with your Q♥ K♥? Draw the right card."),
                 correct=(STOCK,),
-                wrong=((TAKE, _("Q♥ K♥ A♥ is not a run: the ace is low, next to the two, never above the king. Draw from the stock.")),),
+                wrong=((TAKE, _(
+                    "Q♥ K♥ A♥ is not a run: the ace is low, next to the two, never above the "
+                    "king. Draw from the stock."
+                )),),
                 success=_("Right: runs never go round the corner from king to ace."),
             ),
             Exercise(
@@ -243,23 +261,44 @@ def _deadwood() -> Lesson:
         slug="deadwood",
         title=_("Deadwood and arranging a hand"),
         text=(
-            _("Cards that are in no meld are deadwood. They count against you: an ace 1, two to ten their face value, jack, queen and king 10."),
-            _("A card can belong to only one meld, and the table always picks the arrangement with the least deadwood. The number under your hand is your deadwood now."),
-            _("After drawing you have eleven cards and must discard one: usually the card that leaves the least deadwood."),
+            _(
+                "Cards that are in no meld are deadwood. They count against you: an ace 1, two to "
+                "ten their face value, jack, queen and king 10."
+            ),
+            _(
+                "A card can belong to only one meld, and the table always picks the arrangement "
+                "with the least deadwood. The number under your hand is your deadwood now."
+            ),
+            _(
+                "After drawing you have eleven cards and must discard one: usually the card that "
+                "leaves the least deadwood."
+            ),
         ),
         exercises=(
             Exercise(
                 id="deadwood-high", state=keep,
                 goal=_("Discard the card that leaves you the least deadwood."),
                 correct=least_deadwood_discards(keep),
-                otherwise=_("Discarding the {card} leaves {after} deadwood; the best discard leaves {best}. Throw your highest card that is in no meld."),
-                success=_("The king was your highest unmatched card: your deadwood is as low as it can be."),
+                otherwise=_(
+                    "Discarding the {card} leaves {after} deadwood; the best discard leaves "
+                    "{best}. Throw your highest card that is in no meld."
+                ),
+                success=_(
+                    "The king was your highest unmatched card: your deadwood is as low as it can "
+                    "be."
+                ),
             ),
             Exercise(
                 id="deadwood-shared", state=shared,
-                goal=_("The 7♥ could be in the run or in the set of sevens, not both. Discard to leave the least deadwood."),
+                goal=_(
+                    "The 7♥ could be in the run or in the set of sevens, not both. Discard to "
+                    "leave the least deadwood."
+                ),
                 correct=least_deadwood_discards(shared),
-                otherwise=_("Discarding the {card} leaves {after} deadwood; the best discard leaves {best}. Keep your melds and throw a high card."),
+                otherwise=_(
+                    "Discarding the {card} leaves {after} deadwood; the best discard leaves "
+                    "{best}. Keep your melds and throw a high card."
+                ),
                 success=_("The table found the arrangement with the least deadwood for you."),
             ),
         ),
@@ -275,16 +314,28 @@ def _draw() -> Lesson:
         slug="draw",
         title=_("The draw"),
         text=(
-            _("Each turn starts with a draw: the top card of the stock (face down) or the top card of the discard pile (face up)."),
-            _("First turn: the non-dealer may take the upcard or pass, but not draw from the stock. If both pass, the non-dealer draws as usual."),
-            _("Take a card from the discard pile when it makes or extends a meld; your opponent sees what you took."),
+            _(
+                "Each turn starts with a draw: the top card of the stock (face down) or the top "
+                "card of the discard pile (face up)."
+            ),
+            _(
+                "First turn: the non-dealer may take the upcard or pass, but not draw from the "
+                "stock. If both pass, the non-dealer draws as usual."
+            ),
+            _(
+                "Take a card from the discard pile when it makes or extends a meld; your opponent "
+                "sees what you took."
+            ),
         ),
         exercises=(
             Exercise(
                 id="draw-first-turn", state=useless,
                 goal=_("It is the first turn and the upcard is the K♠. Take it or pass?"),
                 correct=(PASS,),
-                wrong=((TAKE, _("The K♠ fits none of your melds and would be 10 more deadwood: pass, and you draw from the stock later.")),),
+                wrong=((TAKE, _(
+                    "The K♠ fits none of your melds and would be 10 more deadwood: pass, and you "
+                    "draw from the stock later."
+                )),),
                 success=_("Passing lets the dealer decide; then you draw from the stock."),
             ),
             Exercise(
@@ -298,7 +349,10 @@ def _draw() -> Lesson:
                 id="draw-stock", state=plain,
                 goal=_("The K♦ is on the discard pile. Take it, or draw from the stock?"),
                 correct=(STOCK,),
-                wrong=((TAKE, _("The K♦ makes no meld with your cards and would add 10 deadwood; it also tells your opponent what you want. Draw from the stock.")),),
+                wrong=((TAKE, _(
+                    "The K♦ makes no meld with your cards and would add 10 deadwood; it also "
+                    "tells your opponent what you want. Draw from the stock."
+                )),),
                 success=_("An unknown card from the stock might help; the K♦ could not."),
             ),
         ),
@@ -317,27 +371,48 @@ def _discard() -> Lesson:
         slug="discard",
         title=_("The discard"),
         text=(
-            _("After drawing you discard one card face up. A card you took from the discard pile cannot go straight back."),
-            _("Throw high cards that are in no meld first: they cost the most if your opponent knocks."),
-            _("Watch what your opponent takes: a card they picked up tells you what they collect. Do not feed them."),
+            _(
+                "After drawing you discard one card face up. A card you took from the discard "
+                "pile cannot go straight back."
+            ),
+            _(
+                "Throw high cards that are in no meld first: they cost the most if your opponent "
+                "knocks."
+            ),
+            _(
+                "Watch what your opponent takes: a card they picked up tells you what they "
+                "collect. Do not feed them."
+            ),
         ),
         exercises=(
             Exercise(
                 id="discard-high", state=high,
                 goal=_("Discard your most costly card that is in no meld."),
                 correct=discards_of(high, ["KS"]),
-                otherwise=_("The {card} leaves {after} deadwood; the king leaves {best}. Get rid of high unmatched cards first."),
+                otherwise=_(
+                    "The {card} leaves {after} deadwood; the king leaves {best}. Get rid of high "
+                    "unmatched cards first."
+                ),
                 success=_("Kings, queens and jacks cost 10 each: throw them early."),
             ),
             Exercise(
                 id="discard-safe", state=safe,
-                goal=_("Your opponent took the 8♦ from the pile. Discard a card that does not help them."),
+                goal=_(
+                    "Your opponent took the 8♦ from the pile. Discard a card that does not help "
+                    "them."
+                ),
                 correct=discards_of(safe, ["QS", "JC"]),
                 wrong=((
                     {"type": "discard", "card": "9D"},
-                    _("Your opponent took the 8♦: they probably hold diamonds near it or other eights, and the 9♦ may complete their meld. Throw a card far from it."),
+                    _(
+                        "Your opponent took the 8♦: they probably hold diamonds near it or other "
+                        "eights, and the 9♦ may complete their meld. Throw a card far from it."
+                    ),
                 ),),
-                otherwise=_("The {card} leaves {after} deadwood; a high card far from the 8♦ leaves less and is safer."),
+                otherwise=_(
+                    "The {card} leaves {after} deadwood; a high card far from the 8♦ leaves less "
+                    "and is safer."
+                ),
                 success=_("Your opponent cannot use a card far from the 8♦: a safe discard."),
             ),
         ),
@@ -355,24 +430,48 @@ def _knock() -> Lesson:
         slug="knock",
         title=_("Knocking and the knock limit"),
         text=(
-            _("After drawing, if your deadwood would be 10 or less once you discard, you may knock: discard face down and end the hand."),
-            _("Both hands are shown. The knocker scores the difference between the two deadwood totals."),
-            _("The knock limit is 10 in the default game. In Oklahoma Gin it is the value of the first upcard of the hand."),
-            _("Press Knock, then choose the card to discard: the table highlights the cards you may knock with."),
+            _(
+                "After drawing, if your deadwood would be 10 or less once you discard, you may "
+                "knock: discard face down and end the hand."
+            ),
+            _(
+                "Both hands are shown. The knocker scores the difference between the two deadwood "
+                "totals."
+            ),
+            _(
+                "The knock limit is 10 in the default game. In Oklahoma Gin it is the value of "
+                "the first upcard of the hand."
+            ),
+            _(
+                "Press Knock, then choose the card to discard: the table highlights the cards you "
+                "may knock with."
+            ),
         ),
         exercises=(
             Exercise(
                 id="knock-now", state=can,
                 goal=_("You can end the hand. Knock."),
                 correct=knocks(can),
-                otherwise=_("Discarding the {card} leaves {after} deadwood, within the knock limit of 10: press Knock and choose the card instead of discarding."),
-                success=_("You knocked: your opponent must lay off what they can and count their deadwood."),
+                otherwise=_(
+                    "Discarding the {card} leaves {after} deadwood, within the knock limit of 10: "
+                    "press Knock and choose the card instead of discarding."
+                ),
+                success=_(
+                    "You knocked: your opponent must lay off what they can and count their "
+                    "deadwood."
+                ),
             ),
             Exercise(
                 id="knock-oklahoma", state=okla,
-                goal=_("Oklahoma Gin: the first upcard was the 4♠, so the knock limit is 4. Knock with the card that gets you there."),
+                goal=_(
+                    "Oklahoma Gin: the first upcard was the 4♠, so the knock limit is 4. Knock "
+                    "with the card that gets you there."
+                ),
                 correct=knocks(okla),
-                otherwise=_("Discarding the {card} leaves {after} deadwood. Knock instead: keep the 2♦ and throw the queen, which leaves 2."),
+                otherwise=_(
+                    "Discarding the {card} leaves {after} deadwood. Knock instead: keep the 2♦ "
+                    "and throw the queen, which leaves 2."
+                ),
                 success=_("With 2 deadwood you were within this hand's limit of 4."),
             ),
         ),
@@ -388,8 +487,14 @@ def _gin() -> Lesson:
         slug="gin",
         title=_("Gin and big gin"),
         text=(
-            _("Gin: you knock with no deadwood at all. You score your opponent's deadwood plus a gin bonus of 25, and they may not lay off."),
-            _("Big gin: all eleven cards after your draw are in melds. You end the hand without discarding and score 31 more."),
+            _(
+                "Gin: you knock with no deadwood at all. You score your opponent's deadwood plus "
+                "a gin bonus of 25, and they may not lay off."
+            ),
+            _(
+                "Big gin: all eleven cards after your draw are in melds. You end the hand without "
+                "discarding and score 31 more."
+            ),
             _("Gin is never undercut: it is worth waiting for when it is one card away."),
         ),
         exercises=(
@@ -397,14 +502,20 @@ def _gin() -> Lesson:
                 id="gin-go", state=gin,
                 goal=_("All but one of your cards are in melds. Go gin."),
                 correct=knocks(gin, gin=True),
-                otherwise=_("Discarding the {card} leaves {after} deadwood; throwing the 9♥ leaves none: press Gin!"),
+                otherwise=_(
+                    "Discarding the {card} leaves {after} deadwood; throwing the 9♥ leaves none: "
+                    "press Gin!"
+                ),
                 success=_("Gin! Your opponent's whole deadwood plus 25, and no lay-offs."),
             ),
             Exercise(
                 id="gin-big", state=big,
                 goal=_("Count your melds: all eleven cards fit. End the hand."),
                 correct=({"type": "big_gin"},),
-                otherwise=_("All eleven cards are in melds (5♠ to 9♠, three twos, three kings): press Big gin! instead of discarding."),
+                otherwise=_(
+                    "All eleven cards are in melds (5♠ to 9♠, three twos, three kings): press Big "
+                    "gin! instead of discarding."
+                ),
                 success=_("Big gin: 31 points more than your opponent's deadwood."),
             ),
         ),
@@ -423,34 +534,73 @@ def _layoffs() -> Lesson:
         slug="layoffs",
         title=_("Lay-offs and the undercut"),
         text=(
-            _("When your opponent knocks (not gin), you may lay off your deadwood on their melds: a fourth card on a set, or cards extending a run at either end."),
+            _(
+                "When your opponent knocks (not gin), you may lay off your deadwood on their "
+                "melds: a fourth card on a set, or cards extending a run at either end."
+            ),
             _("The table lays off for you in the way that leaves you the least deadwood."),
-            _("If your deadwood after laying off is no more than the knocker's, you undercut them: you score the difference plus 25."),
+            _(
+                "If your deadwood after laying off is no more than the knocker's, you undercut "
+                "them: you score the difference plus 25."
+            ),
         ),
         exercises=(
             Exercise(
                 id="layoffs-which", state=laid, kind="choice",
-                goal=_("Your opponent knocked with the run 5♥ 6♥ 7♥ 8♥. Which of your cards were laid off on it?"),
+                goal=_(
+                    "Your opponent knocked with the run 5♥ 6♥ 7♥ 8♥. Which of your cards were "
+                    "laid off on it?"
+                ),
                 options=(
-                    (_("The 9♥ and the 10♥"), True, _("Right: 9♥ then 10♥ extend the run upwards; laid-off cards can chain.")),
-                    (_("Only the 9♥"), False, _("The 10♥ follows the 9♥ on the same run: cards laid off can chain.")),
-                    (_("The 4♦"), False, _("The 4♦ is a diamond: it cannot join a run of hearts, nor the threes (which already has the 3♦).")),
+                    (_(
+                        "The 9♥ and the 10♥"
+                    ), True, _(
+                        "Right: 9♥ then 10♥ extend the run upwards; laid-off cards can chain."
+                    )),
+                    (_(
+                        "Only the 9♥"
+                    ), False, _(
+                        "The 10♥ follows the 9♥ on the same run: cards laid off can chain."
+                    )),
+                    (_(
+                        "The 4♦"
+                    ), False, _(
+                        "The 4♦ is a diamond: it cannot join a run of hearts, nor the threes "
+                        "(which already has the 3♦)."
+                    )),
                 ),
             ),
             Exercise(
                 id="layoffs-undercut", state=under, kind="choice",
                 goal=_("Your opponent knocked. Look at both hands after the lay-offs: who scores?"),
                 options=(
-                    (_("You do: an undercut"), True, _("Right: after laying off you had no more deadwood than the knocker, so you score the difference plus the 25 undercut bonus.")),
-                    (_("Your opponent, the knocker"), False, _("The knocker scores only when their deadwood is lower. After your lay-offs yours was not higher: that is an undercut, and you score.")),
-                    (_("Nobody"), False, _("A hand only scores nothing when the stock runs out. Here the knocker was undercut: you score the difference plus 25.")),
+                    (_(
+                        "You do: an undercut"
+                    ), True, _(
+                        "Right: after laying off you had no more deadwood than the knocker, so "
+                        "you score the difference plus the 25 undercut bonus."
+                    )),
+                    (_(
+                        "Your opponent, the knocker"
+                    ), False, _(
+                        "The knocker scores only when their deadwood is lower. After your "
+                        "lay-offs yours was not higher: that is an undercut, and you score."
+                    )),
+                    (_(
+                        "Nobody"
+                    ), False, _(
+                        "A hand only scores nothing when the stock runs out. Here the knocker was "
+                        "undercut: you score the difference plus 25."
+                    )),
                 ),
             ),
         ),
     )
 
 
-def _knocked_by_opponent(state: HandState, theirs: Sequence[str], *, draw: str, knock: str) -> HandState:
+def _knocked_by_opponent(
+    state: HandState, theirs: Sequence[str], *, draw: str, knock: str
+) -> HandState:
     """``state`` with the opponent holding ``theirs`` (10 cards), the learner passing
     the turn to them: they draw ``draw`` from the stock and knock with ``knock``."""
     mine = set(state.hand(LEARNER))
@@ -471,27 +621,62 @@ def _scoring() -> Lesson:
         slug="scoring",
         title=_("Scoring a match"),
         text=(
-            _("A match is played over several hands until one player's total reaches the target, 100 by default."),
-            _("Then bonuses are added: the game bonus of 100 to the player who reached the target, and a line (box) bonus of 25 for every hand each player won."),
-            _("Shutout: if the winner won every hand, their hand points are doubled before the line bonus."),
+            _(
+                "A match is played over several hands until one player's total reaches the "
+                "target, 100 by default."
+            ),
+            _(
+                "Then bonuses are added: the game bonus of 100 to the player who reached the "
+                "target, and a line (box) bonus of 25 for every hand each player won."
+            ),
+            _(
+                "Shutout: if the winner won every hand, their hand points are doubled before the "
+                "line bonus."
+            ),
         ),
         exercises=(
             Exercise(
                 id="scoring-boxes", state=None, kind="choice",
-                goal=_("You reached 104 points winning 4 hands; your opponent has 40 from 2 hands. What is your final total?"),
+                goal=_(
+                    "You reached 104 points winning 4 hands; your opponent has 40 from 2 hands. "
+                    "What is your final total?"
+                ),
                 options=(
-                    (_("304"), True, _("Right: 104 hand points, 100 game bonus, 4 × 25 line bonus.")),
-                    (_("204"), False, _("Add the line bonus too: 25 for each of your 4 hands won, 100 more.")),
-                    (_("104"), False, _("The game bonus (100) and the line bonus (25 per hand won) come on top.")),
+                    (_(
+                        "304"
+                    ), True, _("Right: 104 hand points, 100 game bonus, 4 × 25 line bonus.")),
+                    (_(
+                        "204"
+                    ), False, _(
+                        "Add the line bonus too: 25 for each of your 4 hands won, 100 more."
+                    )),
+                    (_(
+                        "104"
+                    ), False, _(
+                        "The game bonus (100) and the line bonus (25 per hand won) come on top."
+                    )),
                 ),
             ),
             Exercise(
                 id="scoring-shutout", state=None, kind="choice",
-                goal=_("You won all 3 hands, 110 points in all, and your opponent scored nothing. What is your final total?"),
+                goal=_(
+                    "You won all 3 hands, 110 points in all, and your opponent scored nothing. "
+                    "What is your final total?"
+                ),
                 options=(
-                    (_("395"), True, _("Right: a shutout doubles 110 to 220, plus 100 game bonus and 3 × 25 line bonus.")),
+                    (_(
+                        "395"
+                    ), True, _(
+                        "Right: a shutout doubles 110 to 220, plus 100 game bonus and 3 × 25 line "
+                        "bonus."
+                    )),
                     (_("285"), False, _("It is a shutout: the 110 hand points are doubled first.")),
-                    (_("320"), False, _("Doubled hand points (220) and the game bonus (100) are right; add 25 for each of the 3 hands.")),
+                    (_(
+                        "320"
+                    ), False, _(
+                        "Doubled hand points (220) and the game bonus (100) are right; add 25 for "
+                        "each of the 3 hands."
+                    )),
                 ),
             ),
         ),

@@ -7,12 +7,11 @@
 // server (/learn/progress/): what this browser finished joins the account that signs
 // in or up. The goal and the result of each exercise are announced to screen readers.
 
-import { enableDrag } from "../games/drag.js";
-import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../games/cards.js";
-import { handCard, renderResultHands, taggedGroup } from "../games/hands.js";
-import { actOn, enableClicks, renderActionButtons } from "../games/controls.js";
+import { cardName } from "../games/cards.js";
+import { renderResultHands } from "../games/hands.js";
 import { deadwoodAfterDiscard } from "../games/melds.js";
 import { apply, playerView } from "../games/offline/engine.js";
+import { createBoard } from "./board.js";
 
 // Django's JavaScript catalog, when the page loads it; English otherwise.
 const gettext = window.gettext ?? ((text) => text);
@@ -30,7 +29,6 @@ const ui = {
   step: 0,          // index of the exercise
   state: null,      // the engine's state of the position shown
   solved: false,
-  knockMode: false,
   account: null,    // {signed_in, guest, lessons} once asked
 };
 
@@ -165,7 +163,6 @@ function showExercise() {
   const ex = exercise();
   ui.state = ex.state;
   ui.solved = false;
-  ui.knockMode = false;
   const total = lessons[ui.lesson].exercises.length;
   $("[data-step]").textContent = fill(gettext("Exercise {n} of {total}"), { n: ui.step + 1, total });
   $("[data-goal]").textContent = ex.goal;
@@ -210,7 +207,6 @@ function judge(action) {
 function play(action) {
   if (ui.solved || exercise().kind !== "action") return;
   const verdict = judge(action);
-  ui.knockMode = false;
   if (!verdict.right) {
     setFeedback("wrong", `${gettext("Not quite.")} ${verdict.why}`);
     announce(`${gettext("Not quite.")} ${verdict.why} ${gettext("Try again.")}`);
@@ -279,19 +275,15 @@ async function nextStep() {
 }
 
 // --------------------------------------------------------------------------
-// The table
+// The table (board.js), and the hands shown once a knock ended the hand
 // --------------------------------------------------------------------------
-const view = () => playerView(ui.state, YOU);
-const legal = () => (ui.solved || exercise().kind !== "action" ? [] : view().legal_actions);
-const can = (pred) => legal().some(pred);
-const canDraw = (source) => can((a) => a.type === "draw" && a.source === source);
-const canDiscard = (card) => can((a) => a.type === "discard" && a.card === card);
-function knockOptions() {
-  const after = deadwoodAfterDiscard(view().hand);
-  return legal().filter((a) => a.type === "knock").map((a) => ({ card: a.card, deadwood: after.get(a.card) ?? 99 }));
-}
-const ginOptions = () => knockOptions().filter((k) => k.deadwood === 0);
-const nonGinKnocks = () => knockOptions().filter((k) => k.deadwood > 0);
+const board = createBoard(table, {
+  get: () => ({
+    view: ui.state ? playerView(ui.state, YOU) : null,
+    legal: !ui.state || ui.solved || exercise().kind !== "action" ? [] : playerView(ui.state, YOU).legal_actions,
+  }),
+  play,
+});
 
 function render() {
   const ex = exercise();
@@ -299,84 +291,8 @@ function render() {
   table.hidden = !ui.state;
   if (!ui.state) return;
   table.querySelector(".felt").hidden = over && ex.kind === "choice";
-  table.classList.toggle("knock-mode", ui.knockMode);
-  renderOpponent();
-  renderCentre();
-  renderMyHand();
-  renderActionButtons($("[data-actions]"), {
-    mine: legal().length > 0, firstTurn: view().phase === "first_turn", knockMode: ui.knockMode,
-    canPass: can((a) => a.type === "pass"), canTake: canDraw("discard"), knocks: nonGinKnocks(),
-    canGin: ginOptions().length > 0, canBigGin: can((a) => a.type === "big_gin"),
-  });
+  board.render();
   renderShowdown();
-}
-
-function renderOpponent() {
-  const v = view();
-  const box = $("[data-opp-hand]");
-  box.replaceChildren();
-  const known = v.opponent_known_cards;
-  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (${gettext("known")})` }));
-  for (let i = known.length; i < v.opponent_card_count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
-  box.setAttribute("aria-label", fill(gettext("Opponent: {count} cards"), { count: v.opponent_card_count })
-    + (known.length ? `, ${fill(gettext("known: {cards}"), { cards: cardListName(known) })}` : ""));
-  $("[data-opp-note]").textContent = known.length ? fill(gettext("took from the pile: {cards}"), { cards: known.map((c) => c).join(" ") }) : "";
-}
-
-function renderCentre() {
-  const v = view();
-  const stock = $("[data-stock]");
-  const stockActive = canDraw("stock");
-  stock.dataset.active = String(stockActive);
-  stock.disabled = !stockActive;
-  stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
-  stock.setAttribute("aria-label", fill(gettext("Stock: {n} cards"), { n: v.stock_count }) + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : ""));
-  const slot = stock.querySelector(".pile__slot");
-  slot.replaceChildren();
-  if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
-  const discard = $("[data-discard]");
-  const top = v.discard_pile.at(-1);
-  const takeActive = canDraw("discard");
-  discard.dataset.active = String(takeActive);
-  discard.disabled = !takeActive;
-  const dslot = discard.querySelector(".pile__slot");
-  dslot.replaceChildren();
-  dslot.classList.add("discard-stack");
-  for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
-  discard.setAttribute("aria-label", top
-    ? fill(gettext("Discard pile: {card} on top"), { card: cardName(top) }) + (takeActive ? `. ${fill(gettext("Take the {card} (D)"), { card: cardName(top) })}` : "")
-    : gettext("Discard pile: empty"));
-  const status = $("[data-status]");
-  status.textContent = ui.knockMode ? gettext("Knock: choose the card to discard face down")
-    : legal().length ? statusPrompt(v) : "";
-}
-
-function statusPrompt(v) {
-  if (v.phase === "first_turn") return gettext("First turn: take the upcard or pass");
-  if (v.phase === "draw") return gettext("Draw from the stock or the discard pile");
-  return gettext("Discard a card, or knock");
-}
-
-function renderMyHand() {
-  const v = view();
-  const box = $("[data-my-hand]");
-  const focused = document.activeElement?.dataset?.card;
-  box.replaceChildren();
-  const inMelds = new Set(v.melds.flat());
-  const groups = v.melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? gettext("set") : gettext("run"), cards: sortMeld(m) }));
-  groups.sort((a, b) => a.cards[0].localeCompare(b.cards[0]));
-  const dead = sortByRank(v.hand.filter((c) => !inMelds.has(c)));
-  const myDiscard = legal().length > 0 && v.phase === "discard";
-  const knocks = ui.knockMode ? new Map(knockOptions().map((k) => [k.card, k.deadwood])) : null;
-  const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
-  const makeCard = (c) => handCard(c, { discardTurn: myDiscard, takenFromDiscard: v.taken_from_discard, knocks, after, canDiscard });
-  for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
-  if (dead.length) box.append(taggedGroup(gettext("deadwood"), dead, makeCard));
-  const total = $("[data-deadwood]");
-  total.textContent = fill(gettext("Deadwood {n}"), { n: v.deadwood });
-  total.setAttribute("aria-label", fill(gettext("Your deadwood: {n} points"), { n: v.deadwood }));
-  $("[data-knock-limit]").textContent = fill(gettext("Knock limit {n}"), { n: v.knock_limit });
-  if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
 }
 
 function renderShowdown() {
@@ -392,39 +308,6 @@ function renderShowdown() {
     : `${headline}: ${fill(gettext("{who} scores {points}"), { who: names[result.winner], points: result.points })}`;
   renderResultHands(result, box.querySelector("[data-showdown-hands]"), { order: [1, YOU], name: (seat) => names[seat] });
 }
-
-// --------------------------------------------------------------------------
-// Input: clicks, drag and drop, keys (as on the table)
-// --------------------------------------------------------------------------
-function onHandClick(card) {
-  if (ui.knockMode) { play({ type: "knock", card }); return; }
-  if (canDiscard(card)) play({ type: "discard", card });
-}
-function setKnockMode(on) {
-  ui.knockMode = on;
-  render();
-  if (on) table.querySelector("[data-my-hand] .card[data-knock='true']")?.focus();
-}
-const doAct = (which) => actOn(which, { send: play, setKnockMode, knocks: nonGinKnocks(), gins: ginOptions() });
-
-enableClicks(table, { onHandClick, canDraw, send: play, onAct: doAct });
-enableDrag(table, {
-  dropCard: onHandClick,
-  dropPile: (source) => { if (canDraw(source)) play({ type: "draw", source }); },
-});
-document.addEventListener("keydown", (event) => {
-  if (ui.lesson === null || event.target.closest("input, textarea, select") || event.metaKey || event.ctrlKey || event.altKey) return;
-  const key = event.key.toLowerCase();
-  if (key === "escape" && ui.knockMode) { setKnockMode(false); return; }
-  const map = {
-    s: () => canDraw("stock") && play({ type: "draw", source: "stock" }),
-    d: () => canDraw("discard") && play({ type: "draw", source: "discard" }),
-    p: () => can((a) => a.type === "pass") && play({ type: "pass" }),
-    k: () => nonGinKnocks().length && doAct("knock"),
-    g: () => ginOptions().length && doAct("gin"),
-  };
-  if (map[key]) { map[key](); event.preventDefault(); }
-});
 
 $("[data-next]").addEventListener("click", nextStep);
 $("[data-next-lesson]").addEventListener("click", () => { location.hash = `#lesson-${lessons[ui.lesson + 1].slug}`; });
