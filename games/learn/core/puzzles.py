@@ -53,6 +53,8 @@ STRONG_WORLDS = 192
 """More sampled worlds than the live analysis ever uses (docs/analysis.md: 160)."""
 BATCH = 8
 CLEAR = 2.0
+MAX_DRAWS = 2
+"""Puzzles of a draw kept per hand at most (the commonest clear decision)."""
 THEMES = ("knock_or_wait", "undercut_danger", "safe_discard", "take_upcard", "chase_gin", "lay_off")
 THEME_NAMES = {
     "knock_or_wait": _("Knock now or wait"),
@@ -249,17 +251,16 @@ def themes(
     can_knock = any(a["type"] == "knock" for a in legal)
     if can_knock:
         found.append("knock_or_wait")
-        knock_values = [v.value for v in values if v.action["type"] == "knock"]
-        if best["type"] != "knock" and knock_values and max(knock_values) < 0:
-            found.append("undercut_danger")
     if view["phase"] == "discard":
         after = {c: deadwood([d for d in hand if d != c]) for c in hand}
         leaving = after.get(best.get("card", ""), 99)
         least = min(after.values())
-        if (best["type"] == "knock" and leaving == 0) or (
-            best["type"] == "discard" and leaving <= 4 and can_knock
-        ):
+        if best["type"] == "knock" and leaving == 0:
             found.append("chase_gin")
+        elif can_knock and best["type"] == "discard":
+            # Waiting is clearly better than knocking: close to gin, chase it; otherwise
+            # the knock would be undercut too often.
+            found.append("chase_gin" if leaving <= 3 else "undercut_danger")
         if best["type"] == "discard" and known and leaving > least:
             found.append("safe_discard")
         elif best["type"] == "discard" and known and not (_neighbours(best["card"]) & set(known)):
@@ -357,10 +358,13 @@ def find_puzzles(
     collection: Collection, tally: Tally | None = None,
     judge_kwargs: Mapping[str, Any] | None = None,
     every: int = 1, judge_with: Callable[..., Verdict | None] | None = None,
+    max_draws: int = MAX_DRAWS,
 ) -> list[Puzzle]:
     """The puzzles of one finished hand (``state`` its deal, ``actions`` its moves),
     each judged from its player's view only; ``every``: look at every n-th decision;
-    ``judge_with``: another judge than ``judge`` (a test's, to make many puzzles fast)."""
+    ``judge_with``: another judge than ``judge`` (a test's, to make many puzzles fast);
+    at most ``max_draws`` puzzles of a draw (take the upcard or not) per hand, the
+    commonest kind, so that the collection is not mostly draws."""
     tally = tally or Tally()
     kept: list[Puzzle] = []
     for ply, before, _action in decisions(state, actions):
@@ -370,6 +374,9 @@ def find_puzzles(
         assert seat is not None
         view = before.player_view(seat)
         if len(view["legal_actions"]) < 2:
+            continue
+        draws = sum(p.view["phase"] != "discard" for p in kept)
+        if view["phase"] != "discard" and draws >= max_draws:
             continue
         tally.decisions += 1
         verdict = (judge_with or judge)(view, seed=f"{seed}:{ply}", **dict(judge_kwargs or {}))

@@ -1,0 +1,184 @@
+"""Puzzles (issue 32): how many the generator keeps per CPU minute and their themes,
+and whether the puzzle ratings mean something (the computer levels, answering through
+the API as players would, come out ordered).
+
+Creates a separate PostgreSQL database (``gin_puzzlebench``; dropped at the end unless
+``--keep``) and migrates it, then:
+
+1. **generate**: plays ``--self-play`` hands of the computer against itself (medium
+   against medium, dealt from ``--seed`` on) and keeps their puzzles with
+   ``services.puzzles_generate`` (games/learn/core/puzzles.py: screened in 32 worlds,
+   re-evaluated in 192, a lead of 5 points, no near copies), timing this process's
+   CPU; prints the tally, puzzles kept per CPU minute and the theme mix.
+2. **levels** (``--attempts N``, 0 to skip): one account per computer level answers N
+   puzzles through the API (``GET /api/puzzle/next``, ``POST /api/puzzle/{id}/answer``
+   with an API token, Django's test client), choosing with ``games.bots.choose_action``
+   on the puzzle's view; prints each level's puzzle rating, deviation and 95% interval
+   (rating ± 1.96 deviations) and the share solved.
+
+    nice -n 19 .venv/bin/python -m bench.puzzles [--self-play 300] [--attempts 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter
+from itertools import pairwise
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432"
+LEVELS = ("easy", "medium", "hard", "expert")
+CHUNK = 10
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default=DEFAULT_SERVER, help="PostgreSQL server URL")
+    parser.add_argument("--database", default="gin_puzzlebench")
+    parser.add_argument("--self-play", type=int, default=300, help="self-play hands to mine")
+    parser.add_argument("--target", type=int, default=0,
+                        help="mine until this many puzzles are kept (instead of --self-play)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--attempts", type=int, default=300, help="answers per level (0: skip)")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--keep", action="store_true", help="keep the database")
+    parser.add_argument("--reuse", action="store_true",
+                        help="use the database as it is (puzzles of an earlier --keep run)")
+    return parser.parse_args()
+
+
+def url(server: str, database: str) -> str:
+    parts = urlsplit(server)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{database}", "", ""))
+
+
+def admin(server: str, statement: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url(server, "postgres"), autocommit=True) as conn:
+        conn.execute(statement)
+
+
+def generate(options: argparse.Namespace) -> None:
+    from games.learn import services
+    from games.learn.core.puzzles import THEMES
+    from games.learn.models import Puzzle
+
+    totals: Counter[str] = Counter()
+    cpu = 0.0
+    hands = 0
+    seed = options.seed
+    while (options.target and Puzzle.objects.count() < options.target) or (
+        not options.target and hands < options.self_play
+    ):
+        started = time.process_time()
+        tally = services.puzzles_generate(self_play=CHUNK, seed=seed)
+        cpu += time.process_time() - started
+        seed += CHUNK
+        hands += CHUNK
+        for key in ("decisions", "screened_out", "near_copies", "kept"):
+            totals[key] += tally[key]
+        print(f"  {hands} hands: {totals['kept']} kept, {cpu / 60:.1f} CPU min", flush=True)
+    kept = Puzzle.objects.count()
+    print(f"generate: {hands} self-play hands (seeds {options.seed}..{seed - 1}), "
+          f"{totals['decisions']} decisions with a choice, {totals['screened_out']} not clear, "
+          f"{totals['near_copies']} near copies, {totals['kept']} kept")
+    print(f"  {cpu:.0f} CPU s: {totals['kept'] / (cpu / 60):.1f} puzzles kept per CPU minute "
+          f"({totals['decisions'] / (cpu / 60):.0f} decisions judged per CPU minute)")
+    themes: Counter[str] = Counter()
+    phases: Counter[str] = Counter()
+    ratings: Counter[int] = Counter()
+    for puzzle in Puzzle.objects.all():
+        themes.update(puzzle.themes or ["(none)"])
+        phases[puzzle.view["phase"]] += 1
+        ratings[int(puzzle.rating)] += 1
+    print("  themes (a puzzle may have several): " + ", ".join(
+        f"{t} {themes[t]} ({100 * themes[t] / kept:.0f}%)" for t in (*THEMES, "(none)")))
+    print("  phases: " + ", ".join(f"{p} {n}" for p, n in phases.most_common()))
+    print("  starting ratings: " + ", ".join(f"{r} {n}" for r, n in sorted(ratings.items())))
+
+
+def levels(options: argparse.Namespace) -> None:
+    from django.test import Client
+
+    from games.api.tokens import api_token_create
+    from games.bots import choose_action
+    from games.learn.models import PuzzlePlayer
+    from games.learn.selectors import puzzle_player
+    from tests.factories import create_user
+
+    host = os.environ.get("ALLOWED_HOSTS", "localhost").split(",")[0]
+    results = {}
+    for level in options.levels.split(","):
+        user = create_user(f"puzzle-{level}", bot=True)
+        _row, token = api_token_create(user=user, name="bench")
+        client = Client(HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_HOST=host)
+        rng = random.Random(f"{options.seed}:{level}")
+        cpu = time.process_time()
+        solved = 0
+        for n in range(options.attempts):
+            asked = client.get("/api/puzzle/next")
+            if asked.status_code != 200:
+                print(f"  {level}: no puzzle left after {n} answers")
+                break
+            puzzle = asked.json()
+            action = choose_action(level, puzzle["view"], puzzle["legal_actions"], rng)
+            if action["type"] == "draw":
+                action = {"type": "draw", "source": action["source"]}
+            verdict = client.post(f"/api/puzzle/{puzzle['id']}/answer",
+                                  data=json.dumps({"action": action}),
+                                  content_type="application/json").json()
+            solved += verdict["correct"]
+        row = PuzzlePlayer.objects.get(user=user)
+        low, high = row.rating - 1.96 * row.deviation, row.rating + 1.96 * row.deviation
+        results[level] = (row.rating, low, high)
+        print(f"  {level:7s} rating {row.rating:7.1f}  deviation {row.deviation:5.1f}  "
+              f"95% [{low:7.1f}, {high:7.1f}]  solved {solved}/{row.attempts} "
+              f"({100 * solved / max(1, row.attempts):.0f}%)  "
+              f"{time.process_time() - cpu:.0f} CPU s", flush=True)
+        assert puzzle_player(user=user)["attempts"] == row.attempts
+    names = list(results)
+    ordered = all(results[a][0] < results[b][0] for a, b in pairwise(names))
+    apart = all(results[a][2] < results[b][1] for a, b in pairwise(names))
+    print(f"levels: ratings ordered {' < '.join(names)}: {ordered}; "
+          f"95% intervals apart: {apart}")
+
+
+def main() -> int:
+    options = parse_args()
+    if not options.reuse:
+        admin(options.server, f'DROP DATABASE IF EXISTS "{options.database}" WITH (FORCE)')
+        admin(options.server, f'CREATE DATABASE "{options.database}"')
+    os.environ["DATABASE_URL"] = url(options.server, options.database)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    try:
+        call_command("migrate", verbosity=0)
+        if not options.reuse:
+            generate(options)
+        if options.attempts:
+            levels(options)
+    finally:
+        if not options.keep:
+            from django.db import connections
+
+            connections.close_all()
+            admin(options.server, f'DROP DATABASE IF EXISTS "{options.database}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
