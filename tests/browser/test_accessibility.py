@@ -12,6 +12,7 @@ import pytest
 
 from games import services
 from games.models import Match
+from social import services as social_services
 from tests.browser.conftest import (
     PASSWORD,
     axe_violations,
@@ -36,7 +37,7 @@ def check(page: Any, axe_source: str, found: dict[str, Any], label: str) -> None
 
 def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> None:
     ann = create_user("ann", PASSWORD)
-    create_user("ben", PASSWORD)
+    ben_user = create_user("ben", PASSWORD)
     finished = off_the_event_loop(
         lambda: play_out(
             services.match_create_computer(
@@ -47,6 +48,9 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
         )
     )
     invite = off_the_event_loop(services.match_create_invite, user=ann, variant="default")
+    # Friends and notifications: ann follows ben, who follows her back (she is told).
+    off_the_event_loop(social_services.follow_create, user=ann, followee=ben_user)
+    off_the_event_loop(social_services.follow_create, user=ben_user, followee=ann)
     found: dict[str, Any] = {}
 
     # Signed out.
@@ -63,7 +67,8 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
     for path in ("/", "/matches/", "/players/settings/", "/players/etiquette/",
                  "/players/ann/", f"/match/{invite.pk}/", f"/match/{finished.pk}/",
                  f"/match/{finished.pk}/sheet/", f"/match/{finished.pk}/hand/1/replay/",
-                 "/accounts/email/", "/accounts/password/change/", "/accounts/logout/"):
+                 "/accounts/email/", "/accounts/password/change/", "/accounts/logout/",
+                 "/friends/", "/notifications/", "/players/ben/"):
         page.goto(site.url + path)
         if path == f"/match/{finished.pk}/":
             page.locator("#showdown[open]").wait_for()  # the result and the rematch
