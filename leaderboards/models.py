@@ -165,3 +165,37 @@ class VoidedMatch(models.Model):
 
     class Meta:
         verbose_name_plural = "voided matches"
+
+
+class CorrespondenceRating(models.Model):
+    """A player's Glicko-2 rating in correspondence matches (games/services/
+    correspondence.py), their own, apart from live play's ``Rating``: every finished
+    correspondence match between two registered people counts, unless aborted."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+        related_name="correspondence_rating",
+    )
+    rating = models.FloatField(default=glicko2.DEFAULT_RATING)
+    deviation = models.FloatField(default=glicko2.DEFAULT_DEVIATION)
+    volatility = models.FloatField(default=glicko2.DEFAULT_VOLATILITY)
+    rated_matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    def as_glicko(self) -> glicko2.Glicko2Rating:
+        return glicko2.Glicko2Rating(self.rating, self.deviation, self.volatility)
+
+
+class CorrespondenceRatingChange(models.Model):
+    """What one correspondence match did to one player's correspondence rating (once)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    rating_before = models.FloatField()
+    rating = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_correspondence_change"),
+        ]
