@@ -93,3 +93,19 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_
     expect(other.locator("[data-goal]")).to_contain_text("Knock")
     other.screenshot(path=SCREENSHOTS / "learn-lesson-desktop.png")
     assert page.js_errors == [] and other.js_errors == []
+
+
+def test_a_lesson_opens_and_plays_offline_once_the_site_was_visited(site: Any, new_page: Any) -> None:
+    page = new_page(DESKTOP)
+    page.goto(site.url + "/learn/")
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.keys().then(keys => Promise.all(keys.map(k => caches.open(k)"
+                     ".then(c => c.match('/learn/'))))).then(found => found.some(Boolean))")
+    page.context.set_offline(True)
+    page.goto(site.url + "/learn/#lesson-gin")
+    expect(page.locator("[data-goal]")).to_contain_text("Go gin")
+    page.keyboard.press("g")  # the gin button's key: right, and said so
+    expect(page.locator("[data-feedback]")).to_have_attribute("data-result", "right")
+    expect(page.locator("[data-showdown]")).to_be_visible()
+    page.context.set_offline(False)
+    assert page.js_errors == []

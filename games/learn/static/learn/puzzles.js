@@ -49,7 +49,8 @@ function show(puzzle) {
   table.hidden = false;
   table.dataset.puzzleId = String(puzzle.id);
   $("[data-puzzle-rating]").textContent = String(puzzle.rating);
-  $("[data-puzzle-themes]").textContent = puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
+  // The themes would give the answer away: they are shown with the verdict.
+  $("[data-puzzle-themes]").textContent = "";
   const goal = puzzle.view.phase === "discard" ? gettext("Your move: which card, and knock or not?")
     : gettext("Your move: take the upcard, or not?");
   $("[data-goal]").textContent = goal;
@@ -113,6 +114,7 @@ function verdict(action, data) {
     : `${gettext("Not the best.")} ${fill(gettext("Best: {best}."), { best: describe(data.best) })} ${rating}`;
   $("[data-player-rating]").textContent = String(data.rating.after);
   $("[data-player-streak]").textContent = String(data.streak);
+  $("[data-puzzle-themes]").textContent = ui.puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
   const list = $("[data-values]");
   list.replaceChildren();
   for (const { action: a, value } of data.values) {
