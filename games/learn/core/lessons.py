@@ -7,9 +7,9 @@ position (a ``HandState`` built here) with the learner in seat 0, and either
 - an **action** exercise: the learner plays one action on the table; the actions that
   answer the goal are worked out here with the engine (``correct``), a wrong one is
   explained in one sentence (``wrong`` for the mistakes worth naming, ``otherwise`` for
-  the rest; ``{card}``, ``{after}`` and ``{best}`` are filled in by the page: the card
-  played, the deadwood it leaves, the least deadwood a discard could leave) and can be
-  retried, a right one moves on; or
+  the rest; ``%(card)s``, ``%(after)s`` and ``%(best)s`` are filled in by the page:
+  the card played, the deadwood it leaves, the least deadwood a discard could leave)
+  and can be retried, a right one moves on; or
 - a **choice** exercise: a question about a finished hand (the engine's result, shown
   as the table's showdown) or a match's score, with one right answer among a few.
 
@@ -280,8 +280,8 @@ def _deadwood() -> Lesson:
                 goal=_("Discard the card that leaves you the least deadwood."),
                 correct=least_deadwood_discards(keep),
                 otherwise=_(
-                    "Discarding the {card} leaves {after} deadwood; the best discard leaves "
-                    "{best}. Throw your highest card that is in no meld."
+                    "Discarding the %(card)s leaves %(after)s deadwood; the best discard leaves "
+                    "%(best)s. Throw your highest card that is in no meld."
                 ),
                 success=_(
                     "The king was your highest unmatched card: your deadwood is as low as it can "
@@ -296,8 +296,8 @@ def _deadwood() -> Lesson:
                 ),
                 correct=least_deadwood_discards(shared),
                 otherwise=_(
-                    "Discarding the {card} leaves {after} deadwood; the best discard leaves "
-                    "{best}. Keep your melds and throw a high card."
+                    "Discarding the %(card)s leaves %(after)s deadwood; the best discard leaves "
+                    "%(best)s. Keep your melds and throw a high card."
                 ),
                 success=_("The table found the arrangement with the least deadwood for you."),
             ),
@@ -390,7 +390,8 @@ def _discard() -> Lesson:
                 goal=_("Discard your most costly card that is in no meld."),
                 correct=discards_of(high, ["KS"]),
                 otherwise=_(
-                    "The {card} leaves {after} deadwood; the king leaves {best}. Get rid of high "
+                    "The %(card)s leaves %(after)s deadwood; the king leaves %(best)s. Get rid of "
+                    "high "
                     "unmatched cards first."
                 ),
                 success=_("Kings, queens and jacks cost 10 each: throw them early."),
@@ -410,7 +411,8 @@ def _discard() -> Lesson:
                     ),
                 ),),
                 otherwise=_(
-                    "The {card} leaves {after} deadwood; a high card far from the 8♦ leaves less "
+                    "The %(card)s leaves %(after)s deadwood; a high card far from the 8♦ leaves "
+                    "less "
                     "and is safer."
                 ),
                 success=_("Your opponent cannot use a card far from the 8♦: a safe discard."),
@@ -453,7 +455,8 @@ def _knock() -> Lesson:
                 goal=_("You can end the hand. Knock."),
                 correct=knocks(can),
                 otherwise=_(
-                    "Discarding the {card} leaves {after} deadwood, within the knock limit of 10: "
+                    "Discarding the %(card)s leaves %(after)s deadwood, within the knock limit of "
+                    "10: "
                     "press Knock and choose the card instead of discarding."
                 ),
                 success=_(
@@ -469,7 +472,7 @@ def _knock() -> Lesson:
                 ),
                 correct=knocks(okla),
                 otherwise=_(
-                    "Discarding the {card} leaves {after} deadwood. Knock instead: keep the 2♦ "
+                    "Discarding the %(card)s leaves %(after)s deadwood. Knock instead: keep the 2♦ "
                     "and throw the queen, which leaves 2."
                 ),
                 success=_("With 2 deadwood you were within this hand's limit of 4."),
@@ -503,7 +506,8 @@ def _gin() -> Lesson:
                 goal=_("All but one of your cards are in melds. Go gin."),
                 correct=knocks(gin, gin=True),
                 otherwise=_(
-                    "Discarding the {card} leaves {after} deadwood; throwing the 9♥ leaves none: "
+                    "Discarding the %(card)s leaves %(after)s deadwood; throwing the 9♥ leaves "
+                    "none: "
                     "press Gin!"
                 ),
                 success=_("Gin! Your opponent's whole deadwood plus 25, and no lay-offs."),

@@ -4,14 +4,13 @@
 // keys S, D, P, K, G) turned into the actions of the view's legal actions. Shared by
 // learn.js (lessons) and puzzles.js.
 
+import { format, gettext } from "../games/i18n.js";
 import { enableDrag } from "../games/drag.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../games/cards.js";
 import { handCard, taggedGroup } from "../games/hands.js";
 import { actOn, enableClicks, renderActionButtons } from "../games/controls.js";
 import { deadwoodAfterDiscard } from "../games/melds.js";
 
-const gettext = window.gettext ?? ((text) => text);
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 
 /** A board on `table` (the element holding the felt): `get()` returns `{view, legal}`
  * (`legal` empty when the player may not act now), `play(action)` acts. */
@@ -51,9 +50,9 @@ export function createBoard(table, { get, play }) {
     const known = v.opponent_known_cards;
     for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (${gettext("known")})` }));
     for (let i = known.length; i < v.opponent_card_count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
-    box.setAttribute("aria-label", fill(gettext("Opponent: {count} cards"), { count: v.opponent_card_count })
-      + (known.length ? `, ${fill(gettext("known: {cards}"), { cards: cardListName(known) })}` : ""));
-    $("[data-opp-note]").textContent = known.length ? fill(gettext("took from the pile: {cards}"), { cards: known.join(" ") }) : "";
+    box.setAttribute("aria-label", format(gettext("Opponent: %(count)s cards"), { count: v.opponent_card_count })
+      + (known.length ? `, ${format(gettext("known: %(cards)s"), { cards: cardListName(known) })}` : ""));
+    $("[data-opp-note]").textContent = known.length ? format(gettext("took from the pile: %(cards)s"), { cards: known.join(" ") }) : "";
   }
 
   function renderCentre(v) {
@@ -62,7 +61,7 @@ export function createBoard(table, { get, play }) {
     stock.dataset.active = String(stockActive);
     stock.disabled = !stockActive;
     stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
-    stock.setAttribute("aria-label", fill(gettext("Stock: {n} cards"), { n: v.stock_count }) + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : ""));
+    stock.setAttribute("aria-label", format(gettext("Stock: %(n)s cards"), { n: v.stock_count }) + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : ""));
     const slot = stock.querySelector(".pile__slot");
     slot.replaceChildren();
     if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -76,7 +75,7 @@ export function createBoard(table, { get, play }) {
     dslot.classList.add("discard-stack");
     for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
     discard.setAttribute("aria-label", top
-      ? fill(gettext("Discard pile: {card} on top"), { card: cardName(top) }) + (takeActive ? `. ${fill(gettext("Take the {card} (D)"), { card: cardName(top) })}` : "")
+      ? format(gettext("Discard pile: %(card)s on top"), { card: cardName(top) }) + (takeActive ? `. ${format(gettext("Take the %(card)s (D)"), { card: cardName(top) })}` : "")
       : gettext("Discard pile: empty"));
     $("[data-status]").textContent = state.knockMode ? gettext("Knock: choose the card to discard face down")
       : legal().length ? prompt(v) : "";
@@ -103,9 +102,9 @@ export function createBoard(table, { get, play }) {
     for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
     if (dead.length) box.append(taggedGroup(gettext("deadwood"), dead, makeCard));
     const total = $("[data-deadwood]");
-    total.textContent = fill(gettext("Deadwood {n}"), { n: v.deadwood });
-    total.setAttribute("aria-label", fill(gettext("Your deadwood: {n} points"), { n: v.deadwood }));
-    $("[data-knock-limit]").textContent = fill(gettext("Knock limit {n}"), { n: v.knock_limit });
+    total.textContent = format(gettext("Deadwood %(n)s"), { n: v.deadwood });
+    total.setAttribute("aria-label", format(gettext("Your deadwood: %(n)s points"), { n: v.deadwood }));
+    $("[data-knock-limit]").textContent = format(gettext("Knock limit %(n)s"), { n: v.knock_limit });
     if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
   }
 

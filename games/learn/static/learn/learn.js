@@ -7,15 +7,13 @@
 // server (/learn/progress/): what this browser finished joins the account that signs
 // in or up. The goal and the result of each exercise are announced to screen readers.
 
+import { format, gettext } from "../games/i18n.js";
 import { cardName } from "../games/cards.js";
 import { renderResultHands } from "../games/hands.js";
 import { deadwoodAfterDiscard } from "../games/melds.js";
 import { apply, playerView } from "../games/offline/engine.js";
 import { createBoard } from "./board.js";
 
-// Django's JavaScript catalog, when the page loads it; English otherwise.
-const gettext = window.gettext ?? ((text) => text);
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 
 const course = JSON.parse(document.getElementById("learn-course").textContent);
 const lessons = course.lessons;
@@ -89,7 +87,7 @@ function renderAccount() {
   $("[data-signup]").hidden = !a || (a.signed_in && !a.guest);
   const note = $("[data-progress-note]");
   const done = progress.lessons.length;
-  note.textContent = fill(gettext("{done} of {total} lessons finished."), { done, total: lessons.length })
+  note.textContent = format(gettext("%(done)s of %(total)s lessons finished."), { done, total: lessons.length })
     + (a?.signed_in && !a.guest ? "" : ` ${gettext("Your progress is kept in this browser; sign up to keep it on your account.")}`);
 }
 
@@ -122,7 +120,7 @@ function renderCourse() {
     if (lessonDone(lesson.slug)) { state.textContent = gettext("done"); state.classList.add("badge", "badge--done"); }
     else if (i === next) { state.textContent = gettext("next"); state.classList.add("badge"); }
     const count = document.createElement("small");
-    count.textContent = fill(gettext("{n} exercises"), { n: lesson.exercises.length });
+    count.textContent = format(gettext("%(n)s exercises"), { n: lesson.exercises.length });
     li.append(a, " ", state, " ", count);
     list.append(li);
   });
@@ -143,7 +141,7 @@ function openLesson(index) {
   $("[data-finish]").hidden = true;
   $("[data-exercise]").hidden = false;
   $("[data-lesson-title]").textContent = lesson.title;
-  $("[data-lesson-number]").textContent = fill(gettext("Lesson {n} of {total}"), { n: index + 1, total: lessons.length });
+  $("[data-lesson-number]").textContent = format(gettext("Lesson %(n)s of %(total)s"), { n: index + 1, total: lessons.length });
   const text = $("[data-lesson-text]");
   text.replaceChildren(...lesson.text.map((line) => { const p = document.createElement("p"); p.textContent = line; return p; }));
   document.title = `${lesson.title} · ${gettext("Learn gin rummy")}`;
@@ -164,7 +162,7 @@ function showExercise() {
   ui.state = ex.state;
   ui.solved = false;
   const total = lessons[ui.lesson].exercises.length;
-  $("[data-step]").textContent = fill(gettext("Exercise {n} of {total}"), { n: ui.step + 1, total });
+  $("[data-step]").textContent = format(gettext("Exercise %(n)s of %(total)s"), { n: ui.step + 1, total });
   $("[data-goal]").textContent = ex.goal;
   setFeedback(null);
   $("[data-next]").hidden = true;
@@ -199,7 +197,7 @@ function judge(action) {
   if (action.card && hand.length === 11) {
     const after = deadwoodAfterDiscard(hand);
     const best = Math.min(...after.values());
-    return { right: false, why: fill(ex.otherwise, { card: cardName(action.card), after: after.get(action.card), best }) };
+    return { right: false, why: format(ex.otherwise, { card: cardName(action.card), after: after.get(action.card), best }) };
   }
   return { right: false, why: ex.otherwise || gettext("That is not it. Read the goal again and try another move.") };
 }
@@ -262,7 +260,7 @@ async function nextStep() {
   finish.hidden = false;
   const more = ui.lesson < lessons.length - 1;
   $("[data-finish-text]").textContent = more
-    ? fill(gettext("Well done: “{title}” is finished. Next: “{next}”."), { title: lesson.title, next: lessons[ui.lesson + 1].title })
+    ? format(gettext("Well done: “%(title)s” is finished. Next: “%(next)s”."), { title: lesson.title, next: lessons[ui.lesson + 1].title })
     : gettext("Well done: you have finished the whole course.");
   $("[data-next-lesson]").hidden = !more;
   const final = $("[data-final-match]");
@@ -305,7 +303,7 @@ function renderShowdown() {
     gin: gettext("Gin"), big_gin: gettext("Big gin"), undercut: gettext("Undercut"), knock: gettext("Knock"), draw: gettext("Draw"),
   }[result.kind] ?? result.kind;
   box.querySelector("[data-showdown-headline]").textContent = result.winner === null ? headline
-    : `${headline}: ${fill(gettext("{who} scores {points}"), { who: names[result.winner], points: result.points })}`;
+    : `${headline}: ${format(gettext("%(who)s scores %(points)s"), { who: names[result.winner], points: result.points })}`;
   renderResultHands(result, box.querySelector("[data-showdown-hands]"), { order: [1, YOU], name: (seat) => names[seat] });
 }
 

@@ -2,11 +2,10 @@
 // sent as JSON, then the verdict: right or not, the expected points of every legal
 // action (best first), the player's rating before and after, and the streak.
 
+import { format, gettext } from "../games/i18n.js";
 import { cardName } from "../games/cards.js";
 import { createBoard } from "./board.js";
 
-const gettext = window.gettext ?? ((text) => text);
-const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
 
 const config = JSON.parse(document.getElementById("puzzle-config").textContent);
 const $ = (sel) => document.querySelector(sel);
@@ -30,8 +29,8 @@ function describe(action) {
   switch (action.type) {
     case "pass": return gettext("Pass");
     case "draw": return action.source === "stock" ? gettext("Draw from the stock") : gettext("Take the upcard");
-    case "discard": return fill(gettext("Discard the {card}"), { card: cardName(action.card) });
-    case "knock": return fill(gettext("Knock, discarding the {card}"), { card: cardName(action.card) });
+    case "discard": return format(gettext("Discard the %(card)s"), { card: cardName(action.card) });
+    case "knock": return format(gettext("Knock, discarding the %(card)s"), { card: cardName(action.card) });
     case "big_gin": return gettext("Big gin");
     default: return action.type;
   }
@@ -58,7 +57,7 @@ function show(puzzle) {
   $("[data-values-panel]").hidden = true;
   $("[data-next-puzzle]").hidden = true;
   board.render();
-  announce(`${goal} ${fill(gettext("Puzzle rated {rating}."), { rating: puzzle.rating })}`);
+  announce(`${goal} ${format(gettext("Puzzle rated %(rating)s."), { rating: puzzle.rating })}`);
 }
 
 async function next() {
@@ -106,12 +105,12 @@ function verdict(action, data) {
   box.hidden = false;
   box.dataset.result = data.correct ? "right" : "wrong";
   const change = data.rating.after - data.rating.before;
-  const rating = fill(gettext("Your rating: {before} → {after} ({change})."), {
+  const rating = format(gettext("Your rating: %(before)s → %(after)s (%(change)s)."), {
     before: data.rating.before, after: data.rating.after, change: change >= 0 ? `+${change}` : String(change),
   });
   box.textContent = data.correct
     ? `${gettext("Right!")} ${describe(data.best)}. ${rating}`
-    : `${gettext("Not the best.")} ${fill(gettext("Best: {best}."), { best: describe(data.best) })} ${rating}`;
+    : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })} ${rating}`;
   $("[data-player-rating]").textContent = String(data.rating.after);
   $("[data-player-streak]").textContent = String(data.streak);
   $("[data-puzzle-themes]").textContent = ui.puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
@@ -125,7 +124,7 @@ function verdict(action, data) {
     name.textContent = describe(a);
     const points = document.createElement("span");
     points.className = "num";
-    points.textContent = fill(gettext("{points} points"), { points: value >= 0 ? `+${value.toFixed(1)}` : value.toFixed(1) });
+    points.textContent = format(gettext("%(points)s points"), { points: value >= 0 ? `+${value.toFixed(1)}` : value.toFixed(1) });
     li.append(name, " ", points);
     if (same(a, action)) li.append(" ", gettext("(your move)"));
     list.append(li);
