@@ -54,7 +54,8 @@ in the transaction that finishes it, under its lock, once its rows are written a
 fair-play rule applied.
   - leaderboards/hooks.py ``on_match_finished``, in_transaction: a rated match that was
     not aborted gets its rating task registered for the commit, so a finish that rolls
-    back is never rated (the task itself runs after commit, on the worker).
+    back is never rated (the task itself runs after commit, on the worker); a
+    correspondence match not aborted, its correspondence rating task the same way.
   - games/tournaments/hooks.py ``on_match_finished``, in_transaction: a tournament
     match's result is recorded exactly once (the pairing locked, its ``finished`` flag
     checked), committed with the finish or not at all; the next pairing is enqueued

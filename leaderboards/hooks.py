@@ -7,7 +7,7 @@ from django.db import transaction
 
 from games.events import MatchFinished
 from games.models import Match
-from leaderboards.tasks import apply_match_rating
+from leaderboards.tasks import apply_correspondence_rating, apply_match_rating
 
 
 def on_match_finished(event: MatchFinished) -> None:
@@ -23,3 +23,6 @@ def match_finished(match: Match) -> None:
     (ended before each player made two moves) is never rated."""
     if match.rated and not match.aborted:
         transaction.on_commit(partial(apply_match_rating.delay, match.pk))
+    if match.days_per_move and not match.aborted:
+        # A correspondence match: its own rating (CorrespondenceRating), never live play's.
+        transaction.on_commit(partial(apply_correspondence_rating.delay, match.pk))

@@ -27,6 +27,7 @@ from leaderboards.models import (
     BoardEntry,
     BoardExclusion,
     ComputerBoardEntry,
+    CorrespondenceRating,
     Rating,
     RatingChange,
     VoidedMatch,
@@ -462,3 +463,21 @@ def rating_chart(*, user: User, width: int = 640, height: int = 160) -> RatingCh
         first_at=changes[0]["at"],
         last_at=changes[-1]["at"],
     )
+
+
+def correspondence_board(*, limit: int = 100) -> list[dict[str, Any]]:
+    """The correspondence rating board: players by their correspondence rating (their
+    own, apart from live play's), active registered people only."""
+    rows = (
+        CorrespondenceRating.objects.filter(
+            rated_matches__gt=0, user__is_active=True, user__is_guest=False
+        )
+        .select_related("user")
+        .order_by("-rating", "user_id")[:limit]
+    )
+    return [
+        {"position": index, "username": r.user.username, "name": r.user.display_name,
+         "rating": round(r.rating), "deviation": round(r.deviation),
+         "rated_matches": r.rated_matches}
+        for index, r in enumerate(rows, start=1)
+    ]

@@ -27,6 +27,8 @@ from leaderboards.models import (
     BoardEntry,
     BoardExclusion,
     ComputerBoardEntry,
+    CorrespondenceRating,
+    CorrespondenceRatingChange,
     Rating,
     RatingChange,
     VoidedMatch,
@@ -458,3 +460,56 @@ def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
         rating.rated_matches = max(0, rating.rated_matches - voided_count.get(rating.user_id, 0))
     Rating.objects.bulk_update(ratings, ["rating", "deviation", "volatility", "rated_matches"])
     return changed
+
+
+def correspondence_rating_apply(*, match_id: int) -> bool:
+    """Apply a finished correspondence match (games/services/correspondence.py) to both
+    players' correspondence ratings, apart from live play's: once, between two
+    registered people, never an aborted or voided one. Returns whether it did."""
+    with transaction.atomic():
+        match = (
+            Match.objects.filter(
+                pk=match_id, status=Match.Status.FINISHED, aborted=False,
+                days_per_move__isnull=False,
+            )
+            .exclude(Exists(VoidedMatch.objects.filter(match=OuterRef("pk"))))
+            .first()
+        )
+        if match is None:
+            return False
+        seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+        users = [seat.user for seat in seats if seat.user is not None]
+        if len(users) != 2 or any(u.is_guest or u.is_bot for u in users):
+            return False
+        user_ids = sorted(u.pk for u in users)
+        if user_ids[0] == user_ids[1]:
+            return False
+        CorrespondenceRating.objects.bulk_create(
+            [CorrespondenceRating(user_id=pk) for pk in user_ids], ignore_conflicts=True
+        )
+        ratings = {
+            r.user_id: r
+            for r in CorrespondenceRating.objects.select_for_update()
+            .filter(user_id__in=user_ids)
+            .order_by("user_id")
+        }
+        if CorrespondenceRatingChange.objects.filter(match=match).exists():
+            return False
+        user_of = {seat.index: user.pk for seat, user in zip(seats, users, strict=True)}
+        before = {seat.index: ratings[user_of[seat.index]].as_glicko() for seat in seats}
+        when = match.finished_at or timezone.now()
+        for seat in seats:
+            result = glicko2.GameResult(before[1 - seat.index], _match_score(match, seat.index))
+            new = glicko2.rate(before[seat.index], [result])
+            rating = ratings[user_of[seat.index]]
+            CorrespondenceRatingChange.objects.create(
+                user_id=rating.user_id, match=match, rating_before=rating.rating,
+                rating=new.rating, at=when,
+            )
+            rating.rating, rating.deviation, rating.volatility = (
+                new.rating, new.deviation, new.volatility,
+            )
+            rating.rated_matches += 1
+            rating.updated_at = when
+            rating.save()
+    return True

@@ -27,6 +27,16 @@ def apply_match_rating(match_id: int) -> bool:
     return services.rating_apply_match(match_id=match_id)
 
 
+@shared_task(
+    name="leaderboards.apply_correspondence_rating",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def apply_correspondence_rating(match_id: int) -> bool:
+    return services.correspondence_rating_apply(match_id=match_id)
+
+
 @shared_task(name="leaderboards.apply_pending_ratings")
 def apply_pending_ratings() -> int:
     return services.ratings_apply_pending()

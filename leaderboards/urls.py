@@ -13,6 +13,7 @@ urlpatterns = [
     path("month/<int:year>/<int:month>/", views.month_board, name="month"),
     path("rating/", views.rating_board, name="rating"),
     path("rating/bots/", views.bot_rating_board, name="bot_rating"),
+    path("rating/correspondence/", views.correspondence_board, name="correspondence"),
     path("computer/", views.computer_board, name="computer"),
     path("computer/<slug:level>/", views.computer_board, name="computer_level"),
 ]

@@ -67,3 +67,9 @@ def computer_board(request: HttpRequest, level: str = "hard") -> HttpResponse:
     except ValueError as error:
         raise Http404(str(error)) from error
     return render(request, "leaderboards/computer.html", {"page": page, "tab": "computer"})
+
+def correspondence_board(request: HttpRequest) -> HttpResponse:
+    """The correspondence rating board (its own rating, apart from live play's)."""
+    return render(request, "leaderboards/correspondence.html", {
+        "rows": selectors.correspondence_board(), "tab": "correspondence",
+    })

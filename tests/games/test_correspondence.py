@@ -153,3 +153,32 @@ def test_the_lobby_lists_the_matches_waiting_for_my_move_first() -> None:
     rows = selectors.correspondence_rows(user=alice)
     assert [row["my_move"] for row in rows] == [True, True, False, False]
     assert {row["match"].pk for row in rows[:2]} == {m.pk for m in matches[2:]}
+
+
+def test_a_finished_correspondence_match_moves_its_own_rating_not_live_plays(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from django.test import Client
+
+    from leaderboards import services as boards
+    from leaderboards.models import CorrespondenceRating, Rating
+
+    alice, bob = create_user("alice"), create_user("bob")
+    match = correspondence_match(alice, bob, days=1)
+    for _ in range(3):  # each makes moves of their own: the match counts
+        play_to_turn_of(match, alice)
+        play_to_turn_of(match, bob)
+    loser = to_move(match)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        correspondence.correspondence_clock_run(now=timezone.now() + 2 * DAY)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and not match.aborted and not match.rated
+    assert callbacks  # the rating task, registered for the commit
+    assert boards.correspondence_rating_apply(match_id=match.pk)
+    assert not boards.correspondence_rating_apply(match_id=match.pk)  # once
+    ratings = {r.user: r for r in CorrespondenceRating.objects.all()}
+    winner = alice if loser == bob else bob
+    assert ratings[winner].rating > 1500 > ratings[loser].rating
+    assert not Rating.objects.exists()  # live play's rating is not touched
+    page = Client().get("/leaderboards/rating/correspondence/").content.decode()
+    assert page.index(winner.username) < page.index(loser.username)

@@ -104,6 +104,7 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("leaderboards:month", "", expect("200")),
     ("leaderboards:rating", "", expect("200")),
     ("leaderboards:bot_rating", "", expect("200")),
+    ("leaderboards:correspondence", "", expect("200")),
     ("leaderboards:computer", "", expect("200")),
     ("leaderboards:computer_level", "", expect("200")),
     ("api:match_export", "a finished match: anyone", expect("200")),

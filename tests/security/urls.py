@@ -87,6 +87,7 @@ def sample_paths(world: World) -> dict[str, str]:
         "leaderboards:month": "/leaderboards/month/2026/11/",
         "leaderboards:rating": "/leaderboards/rating/",
         "leaderboards:bot_rating": "/leaderboards/rating/bots/",
+        "leaderboards:correspondence": "/leaderboards/rating/correspondence/",
         "leaderboards:computer": "/leaderboards/computer/",
         "leaderboards:computer_level": "/leaderboards/computer/hard/",
         "api:match_export": f"/match/{f}/export.json",
