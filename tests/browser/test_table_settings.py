@@ -9,6 +9,7 @@ looked at)."""
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 
 from accounts.models import Profile, User
 from accounts.services import profile_update
+from games import services
 from tests.browser.conftest import (
     PASSWORD,
     SCREENSHOTS,
@@ -29,6 +31,7 @@ from tests.browser.conftest import (
 )
 from tests.browser.test_play import SIZES, assert_fits
 from tests.factories import create_match, create_user
+from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -56,6 +59,12 @@ new MutationObserver((changes, observer) => {
   observer.disconnect();
 }).observe(document, { childList: true, subtree: true });
 """
+
+
+def by_rank(card: str) -> tuple[int, int]:
+    """The order of a hand sorted by rank: ace to king, then spades, hearts, clubs,
+    diamonds (cards.js)."""
+    return "A23456789TJQK".index(card[0]), "SHCD".index(card[1])
 
 
 def choose(page: Any, field: str, value: str) -> None:
@@ -161,6 +170,11 @@ def test_a_guests_settings_stay_in_the_browser_then_go_to_the_account_signed_up(
     for expected in ('data-prefs="account"', 'data-card-size="large"', 'data-theme="blue"',
                      'data-hand-sort="suit"', 'data-hand="left"'):
         assert expected in tag, (expected, tag)
+    # The offline table, the same page for everyone, shows them from the browser's copy.
+    response = page.goto(site.url + "/play/offline/")
+    assert 'data-theme="green"' in html_tag(response.text())
+    wait_until(page, "window.__firstPaint")
+    assert page.evaluate("window.__firstPaint.theme") == "blue"
     assert page.js_errors == []
 
 
@@ -226,13 +240,14 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
 
     deadline = time.monotonic() + 45
     while hand.count() != 11:  # my turn to discard
-        assert time.monotonic() < deadline, "never got to discard"
+        assert time.monotonic() < deadline, ("never got to discard", page.locator(
+            "[data-status]").inner_text(), hand.count(), page.js_errors)
         if player.act() == "showdown":
             player.next_hand()
         time.sleep(0.05)
     # Sorted by rank (then spades, hearts, clubs, diamonds), melds marked, not grouped.
     cards = player.hand_cards()
-    assert cards == sorted(cards, key=lambda c: ("A23456789TJQK".index(c[0]), "SHCD".index(c[1])))
+    assert cards == sorted(cards, key=by_rank)
     assert page.locator("[data-my-hand] .meld-group").count() == 1
 
     target = page.locator("[data-my-hand] .card[data-drag=card]").last
@@ -265,4 +280,15 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
         }"""
     )
     assert abs(peaks[1] / peaks[0] - 0.35) < 0.02, peaks
+
+    # The replay of a finished hand sorts both hands by rank too, one row each.
+    finished = off_the_event_loop(lambda: play_out(services.match_create_computer(
+        user=ida, level="easy", rules={"target_score": 50, "turn_seconds": None},
+        variant="time_freedom"), random.Random(3)))
+    page.goto(f"{site.url}/match/{finished.pk}/hand/1/replay/")
+    for side in ("top", "bottom"):
+        row = page.locator(f"[data-replay-hand={side}] .meld-group")
+        assert row.count() == 1, side
+        shown = row.locator(".card").evaluate_all("cards => cards.map((c) => c.dataset.card)")
+        assert shown == sorted(shown, key=by_rank)
     assert page.js_errors == []

@@ -5,10 +5,9 @@
 
 import { cardGroup, handSort, moveParts, sortedCards } from "./hands.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "./cards.js";
-import { plural } from "./words.js";
 import { deadwoodAfterDiscard } from "./melds.js";
 import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
-import { gettext } from "./i18n.js";
+import { format, gettext, ngettext } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const app = document.getElementById("replay-app");
@@ -79,7 +78,7 @@ function show(i) {
   const pub = views[0];
   const stock = $("[data-replay-stock]");
   stock.replaceChildren();
-  if (pub.stock_count) stock.append(renderCard(null, { faceDown: true, label: `stock, ${plural(pub.stock_count, "card")}` }));
+  if (pub.stock_count) stock.append(renderCard(null, { faceDown: true, label: format(ngettext("stock, %(n)s card", "stock, %(n)s cards", pub.stock_count), { n: pub.stock_count }) }));
   $("[data-replay-stock-count]").textContent = String(pub.stock_count);
   const discard = $("[data-replay-discard]");
   discard.replaceChildren(...pub.discard_pile.slice(-3).map((c) => renderCard(c)));
