@@ -3,7 +3,8 @@ a table (a table has its match socket). Signed-in registered players only (other
 closed with 4001). It keeps the player online while it lives (a ``ping`` every 30 s
 renews the mark: social/services.py ``presence_*``) and brings their notifications live:
 
-Server -> client: ``unread`` ``{"unread": n}`` on connect and whenever the count changes
+A ban or an account's deletion closes it (4003), as it closes the account's other
+sockets. Server -> client: ``unread`` ``{"unread": n}`` on connect and whenever the count changes
 elsewhere (a notification opened in another tab); ``notification`` ``{"notification":
 {id, kind, text, url, created_at}, "unread": n}`` for each new one, its text in the
 language of the page that opened the socket; ``error``.
@@ -24,6 +25,8 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from games import broadcast as games_broadcast
+from games.chat import broadcast as chat_broadcast
+from games.chat.sockets import CLOSE_ACCOUNT_CLOSED
 from ginsite.errors import AppError, error_frame
 from ginsite.ratelimit import TokenBucket
 
@@ -61,6 +64,9 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         await self.accept()
         games_broadcast.bind_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
+        # The account's own group (games/chat/broadcast.py): a ban or a deletion closes
+        # this socket at once, as it closes the account's other sockets.
+        await self.channel_layer.group_add(chat_broadcast.user_group(user.pk), self.channel_name)
         unread = await database_sync_to_async(self._open)()
         await self._send({"type": "unread", "unread": unread})
 
@@ -74,6 +80,9 @@ class NotificationConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_discard(
             services.notify_group(self.user_id), self.channel_name
+        )
+        await self.channel_layer.group_discard(
+            chat_broadcast.user_group(self.user_id), self.channel_name
         )
         await database_sync_to_async(services.presence_close)(user_id=self.user_id)
 
@@ -113,6 +122,16 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
     async def notify_unread(self, event: dict[str, Any]) -> None:
         await self._send({"type": "unread", "unread": event["unread"]})
+
+    async def user_logout(self, event: dict[str, Any]) -> None:
+        """The account was banned or deleted: closed (4003), as its other sockets are."""
+        await self.close(code=CLOSE_ACCOUNT_CLOSED)
+
+    # The account group's chat events are for chat panels: nothing to do here.
+    async def chat_notice(self, event: dict[str, Any]) -> None:
+        pass
+
+    chat_blocks = chat_challenge = chat_challenge_closed = chat_notice
 
     async def _send(self, payload: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(payload))

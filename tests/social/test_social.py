@@ -202,3 +202,19 @@ def test_entrants_are_told_once_when_their_tournament_starts_in_five_minutes() -
 
     assert notification_text(told.kind, told.params) == "Friday Arena starts in five minutes."
     assert Tournament.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_ban_closes_the_players_notification_socket() -> None:
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    from tests.chat.helpers import ws_connect
+
+    bob = await database_sync_to_async(create_user)("bob")
+    staff = await database_sync_to_async(create_moderator)()
+    socket = await ws_connect(bob, "/ws/notifications/")
+    assert (await socket.receive_json_from(timeout=5))["type"] == "unread"
+    await database_sync_to_async(accounts_services.user_ban)(staff=staff, user=bob, reason="x")
+    assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
+    await database_sync_to_async(connections.close_all)()
