@@ -27,6 +27,7 @@ from tests.browser.conftest import (
     off_the_event_loop,
     play_as_guest,
     sign_in,
+    start_from_lobby,
     wait_until,
 )
 from tests.browser.test_play import SIZES, assert_fits
@@ -224,10 +225,9 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
     ida = create_user("ida", PASSWORD)
     off_the_event_loop(profile_update, user=ida, confirm_discard=True, hand_sort="rank",
                        left_handed=True, volume=0)
-    match = off_the_event_loop(create_match, ida, "easy", variant="time_freedom")
     page = new_page(DESKTOP)
     sign_in(page, site.url, "ida")
-    page.goto(f"{site.url}/match/{match.pk}/")
+    start_from_lobby(page, "computer", variant="time_freedom", level="easy")
     player = TablePlayer(page)
     hand = page.locator("[data-my-hand] .card")
     hand.first.wait_for()
