@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -24,7 +25,7 @@ class User(AbstractUser):
     @property
     def display_name(self) -> str:
         if not self.is_active and self.username.startswith("deleted-"):
-            return "deleted player"
+            return gettext("deleted player")
         return f"BOT {self.username}" if self.is_bot else self.username
 
 

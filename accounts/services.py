@@ -19,7 +19,6 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext as _
 
 from games import events
 from games.chat import broadcast
@@ -67,7 +66,7 @@ class AccountError(AppError):
 
 def moderators_group_ensure() -> Group:
     """Create or complete the Moderators group (idempotent; run after migrations)."""
-    group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
+    group, _created = Group.objects.get_or_create(name=MODERATORS_GROUP)
     wanted = Q()
     for app_label, codename in MODERATOR_PERMISSIONS:
         wanted |= Q(content_type__app_label=app_label, codename=codename)
@@ -77,15 +76,15 @@ def moderators_group_ensure() -> Group:
 
 def _require_moderator(staff: User) -> None:
     if not (staff.is_active and staff.is_staff and staff.has_perm(MODERATE_PERMISSION)):
-        raise PermissionDenied("Only moderators may do this.")
+        raise PermissionDenied(_("Only moderators may do this."))
 
 
 def _require_reason(reason: str) -> str:
     reason = " ".join((reason or "").split())
     if not reason:
-        raise AccountError("Give a reason: it is shown to the player and kept in the log.")
+        raise AccountError(_("Give a reason: it is shown to the player and kept in the log."))
     if len(reason) > 300:
-        raise AccountError("Keep the reason under 300 characters.")
+        raise AccountError(_("Keep the reason under 300 characters."))
     return reason
 
 
@@ -291,17 +290,17 @@ class _Mute(ModerationStep[Mute]):
 
     def check(self) -> None:
         if not timedelta(0) < self.duration <= MAX_MUTE:
-            raise AccountError("A mute lasts from a minute up to a year.")
+            raise AccountError(_("A mute lasts from a minute up to a year."))
 
     def do(self) -> tuple[Mute, dict[str, Any]]:
         until = timezone.now() + self.duration
         mute = Mute.objects.create(
             user=self.target, until=until, reason=self.reason, created_by=self.staff
         )
-        return mute, {"until": until.isoformat(), "minutes": self.duration // timedelta(minutes=1)}
         events.publish(events.PlayerModerated(
             user_id=self.target.pk, action="mute", reason=self.reason, until=until
         ))
+        return mute, {"until": until.isoformat(), "minutes": self.duration // timedelta(minutes=1)}
 
     def resolution_text(self, result: Mute) -> str:
         return f"Author muted until {result.until:%Y-%m-%d %H:%M} UTC: {self.reason}"
@@ -355,9 +354,11 @@ class _Ban(ModerationStep[Ban]):
 
     def check(self) -> None:
         if self.target.pk == self.staff.pk:
-            raise AccountError("You cannot ban yourself.")
+            raise AccountError(_("You cannot ban yourself."))
         if self.target.is_staff or self.target.is_superuser:
-            raise AccountError("Remove the staff status first: staff accounts are not banned here.")
+            raise AccountError(
+                _("Remove the staff status first: staff accounts are not banned here.")
+            )
 
     def do(self) -> tuple[Ban, dict[str, Any]]:
         locked = User.objects.select_for_update().get(pk=self.target.pk)
@@ -460,7 +461,7 @@ def account_delete(*, user: User) -> None:
     """Delete a player's account: personal data goes, the username becomes
     ``deleted-<id>`` (shown as "deleted player"), matches and their scores stay."""
     if user.is_staff or user.is_superuser:
-        raise AccountError("Staff accounts are deleted by an administrator.")
+        raise AccountError(_("Staff accounts are deleted by an administrator."))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         resigned = _leave_play(locked, events.AccountClosed(user_id=locked.pk))
@@ -528,7 +529,7 @@ def report_resolve(
             done = f"{author.username} warned"
         elif action == "mute":
             if duration not in MUTE_DURATIONS:
-                raise AccountError("Choose how long the mute lasts.")
+                raise AccountError(_("Choose how long the mute lasts."))
             mute = user_mute(
                 staff=staff,
                 user=author,

@@ -66,14 +66,14 @@ class DeleteAccountForm(forms.Form):
 
     def clean_confirm(self) -> str:
         if self.cleaned_data["confirm"].strip() != self.username:
-            raise forms.ValidationError("That is not your username: nothing was deleted.")
+            raise forms.ValidationError(_("That is not your username: nothing was deleted."))
         return self.cleaned_data["confirm"]
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.user_by_username(username=username)
     if player is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     viewer = request.user
     return render(
         request,
@@ -153,7 +153,9 @@ def account_delete(request: SignedInRequest) -> HttpResponse:
         form.add_error(None, str(error))
         return _settings_page(request, delete_form=form, status=400)
     logout(request)
-    messages.info(request, "Your account is deleted. Your past matches stay as “deleted player”.")
+    messages.info(
+        request, _("Your account is deleted. Your past matches stay as “deleted player”.")
+    )
     return redirect("/")
 
 
@@ -164,7 +166,7 @@ def language_choose(request: HttpRequest) -> HttpResponse:
     everyone (a visitor's only record of it)."""
     language = supported(request.POST.get("language", "")) or settings.LANGUAGE_CODE
     if request.user.is_authenticated:
-        services.user_language_set(user=request.user, language=language)  # type: ignore[arg-type]
+        services.user_language_set(user=request.user, language=language)
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -173,7 +175,7 @@ def language_choose(request: HttpRequest) -> HttpResponse:
     response = redirect(target)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME, language,
-        max_age=settings.LANGUAGE_COOKIE_AGE, samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        max_age=settings.LANGUAGE_COOKIE_AGE, samesite="Lax",
         secure=request.is_secure(),
     )
     return response

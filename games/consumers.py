@@ -156,7 +156,7 @@ class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
             await self._receive(text_data, bytes_data)
         except Exception as error:
             if is_overload(error):  # no database connection free in time: nothing done
-                await self._send_error(Overloaded.code, Overloaded.default_message)
+                await self._send_error(Overloaded.code, str(Overloaded.default_message))
                 return
             logger.exception("match socket %s: unexpected error", self.match_id)
             await self._send_error("server_error", "Something went wrong on the server.")

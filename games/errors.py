@@ -8,6 +8,8 @@ the right request at the wrong moment); ginsite/errors.py turns them into replie
 Code that raises one has changed nothing.
 """
 
+from django.utils.translation import gettext_lazy as _
+
 from ginsite.errors import AppError
 
 
@@ -18,61 +20,61 @@ class ServiceError(AppError):
 class MalformedActionError(ServiceError):
     status = 400
     code = "malformed_action"
-    default_message = "That is not a well-formed action."
+    default_message = _("That is not a well-formed action.")
 
 
 class IllegalActionError(ServiceError):
     status = 400
     code = "illegal_action"
-    default_message = "The rules do not allow that action now."
+    default_message = _("The rules do not allow that action now.")
 
 
 class NotYourTurnError(ServiceError):
     status = 409
     code = "not_your_turn"
-    default_message = "It is not your turn."
+    default_message = _("It is not your turn.")
 
 
 class NotAPlayerError(ServiceError):
     status = 403
     code = "not_a_player"
-    default_message = "Only the two players of this match can do that."
+    default_message = _("Only the two players of this match can do that.")
 
 
 class StaleVersionError(ServiceError):
     status = 409
     code = "stale_version"
-    default_message = "The match has moved on since that; here is the current state."
+    default_message = _("The match has moved on since that; here is the current state.")
 
 
 class MatchOverError(ServiceError):
     status = 409
     code = "match_over"
-    default_message = "This match is over; nothing can change it."
+    default_message = _("This match is over; nothing can change it.")
 
 
 class MatchNotStartedError(ServiceError):
     status = 409
     code = "match_not_started"
-    default_message = "This match has not started: it is waiting for an opponent."
+    default_message = _("This match has not started: it is waiting for an opponent.")
 
 
 class MatchNotOverError(ServiceError):
     status = 409
     code = "match_not_over"
-    default_message = "A rematch can only be asked for once the match is over."
+    default_message = _("A rematch can only be asked for once the match is over.")
 
 
 class InvalidSettingsError(ServiceError):
     status = 400
     code = "invalid_settings"
-    default_message = "Those match settings are not valid."
+    default_message = _("Those match settings are not valid.")
 
 
 class GuestNotAllowedError(ServiceError):
     status = 403
     code = "guest_not_allowed"
-    default_message = "Guests can play the computer; sign up to play other people."
+    default_message = _("Guests can play the computer; sign up to play other people.")
 
 
 class BotNotAllowedError(ServiceError):
@@ -87,37 +89,37 @@ class BotNotAllowedError(ServiceError):
 class NoSuchMatchError(ServiceError):
     status = 404
     code = "no_such_match"
-    default_message = "This match does not exist."
+    default_message = _("This match does not exist.")
 
 
 class InviteNotFoundError(ServiceError):
     status = 404
     code = "invite_not_found"
-    default_message = "This invitation does not exist or has already been used."
+    default_message = _("This invitation does not exist or has already been used.")
 
 
 class InviteClosedError(ServiceError):
     status = 409
     code = "invite_closed"
-    default_message = "Only an invitation still waiting for an opponent can be cancelled."
+    default_message = _("Only an invitation still waiting for an opponent can be cancelled.")
 
 
 class RatedPlayBannedError(ServiceError):
     status = 403
     code = "rated_play_banned"
-    default_message = "Rated play is closed to you for a while: you left too many rated matches."
+    default_message = _("Rated play is closed to you for a while: you left too many rated matches.")
 
 
 class HandNotOverError(ServiceError):
     status = 409
     code = "hand_not_over"
-    default_message = "A hand can be replayed once it is over."
+    default_message = _("A hand can be replayed once it is over.")
 
 
 class OfflineMatchRefusedError(ServiceError):
     status = 400
     code = "offline_match_refused"
-    default_message = "This offline match does not replay by the rules and was not saved."
+    default_message = _("This offline match does not replay by the rules and was not saved.")
 
 
 class CorrespondenceError(ServiceError):

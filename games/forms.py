@@ -32,9 +32,11 @@ def _level_choice(level: str) -> str:
     return level_label(level).replace(level.capitalize(), level_name(level), 1)
 
 
-def LEVEL_CHOICES() -> list[tuple[str, str]]:  # noqa: N802 (a form's choices, read each time)
+def LEVEL_CHOICES() -> list[tuple[str, str]]:
     """Each level with its measured rating ("Expert ≈ 1700"), named when read."""
     return [(level, _level_choice(level)) for level in LEVELS]
+
+
 VARIANT_CHOICES = [
     ("default", pgettext_lazy("variant", "Default")),
     ("time_freedom", gettext_lazy("Time Freedom")),

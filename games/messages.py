@@ -24,7 +24,22 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
+
 from games.engine import MatchState, best_melds_mask, cards_to_mask
+
+# The computer's levels as a seat's name says them ("Computer (easy)").
+_LEVEL_NAMES = {
+    "easy": pgettext_lazy("computer level in a name", "easy"),
+    "medium": pgettext_lazy("computer level in a name", "medium"),
+    "hard": pgettext_lazy("computer level in a name", "hard"),
+    "expert": pgettext_lazy("computer level in a name", "expert"),
+}
+
+
+def _level_name(level: str) -> str:
+    return str(_LEVEL_NAMES.get(level, level))
 
 Audience = int | None  # a seat index, or None for spectators
 
@@ -54,9 +69,9 @@ def seat_name(seat: Any) -> str:
     """How a seat is named to people, everywhere (pages, messages; the browser shows
     the ``name`` it is sent): the computer's level, or the player's name."""
     if seat.bot_level:
-        return f"Computer ({seat.bot_level})"
+        return _("Computer (%(level)s)") % {"level": _level_name(seat.bot_level)}
     if seat.user is None:
-        return "deleted player"
+        return _("deleted player")
     return seat.user.display_name
 
 

@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -192,14 +193,14 @@ def offline_upload(request: HttpRequest) -> JsonResponse:
     not replay; nothing saved), 401 not signed in (ginsite/errors.py answers each
     refusal)."""
     if not request.user.is_authenticated:
-        raise Unauthorized("Sign in to save offline matches.", code="not_signed_in")
+        raise Unauthorized(_("Sign in to save offline matches."), code="not_signed_in")
     require_json(request)
     if len(request.body) > MAX_UPLOAD_BYTES:
-        raise OfflineMatchRefusedError("This upload is too large.")
+        raise OfflineMatchRefusedError(_("This upload is too large."))
     try:
         record = json.loads(request.body)
     except (ValueError, UnicodeDecodeError):
-        raise OfflineMatchRefusedError("The upload is not JSON.") from None
+        raise OfflineMatchRefusedError(_("The upload is not JSON.")) from None
     match, created = services.offline_match_import(user=request.user, record=record)
     return JsonResponse(
         {"match_id": match.pk, "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk})},

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import pages, selectors, services
@@ -103,7 +104,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def _found(row: T | None) -> T:
     """The row a page shows, or a 404."""
     if row is None:
-        raise Http404("Not found.")
+        raise Http404(_("Not found."))
     return row
 
 
@@ -149,7 +150,7 @@ def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('account_login')}?next={reverse('games:home')}")
     if request.user.is_guest:
-        messages.info(request, "Guests can play the computer. Sign up to play other people.")
+        messages.info(request, _("Guests can play the computer. Sign up to play other people."))
         return redirect("games:home")
     return None
 
@@ -193,7 +194,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
         return _service_error(request, error)
     if match is not None:
         return redirect("games:table", match_id=match.pk)
-    messages.info(request, "Looking for an opponent with the same settings…")
+    messages.info(request, _("Looking for an opponent with the same settings…"))
     return redirect("games:home")
 
 
@@ -202,7 +203,7 @@ def play_quick(request: HttpRequest) -> HttpResponse:
 def quick_cancel(request: HttpRequest) -> HttpResponse:
     """Leave the quick-match queue."""
     if services.quickmatch_cancel(user=required_user(request)):
-        messages.info(request, "You left the quick-match queue.")
+        messages.info(request, _("You left the quick-match queue."))
     return redirect("games:home")
 
 
@@ -222,7 +223,7 @@ def join(request: SignedInRequest, token: str) -> HttpResponse:
     """The invite link: GET shows who invites and the rules; POST takes the seat."""
     match = selectors.match_by_invite(token=token)
     if match is None:
-        raise Http404("This invitation does not exist.")
+        raise Http404(_("This invitation does not exist."))
     if request.method == "POST":
         try:
             match = services.match_join_invite(user=request.user, token=token)
@@ -299,7 +300,7 @@ def cancel_invite(request: HttpRequest, match_id: int) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, error.message)
         return redirect("games:table", match_id=match.pk)
-    messages.info(request, "Invitation cancelled: its link no longer works.")
+    messages.info(request, _("Invitation cancelled: its link no longer works."))
     return redirect("games:my_matches")
 
 
@@ -405,6 +406,7 @@ def deal(request: HttpRequest, match_id: int, number: int) -> JsonResponse:
             "hands": [views[0]["hand"], views[1]["hand"]],
         }
     )
+
 
 @login_required
 @require_POST

@@ -15,13 +15,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from ginsite import embedded_beat, websocket_frames  # noqa: E402
+from ginsite.i18n import SocketLanguageMiddleware  # noqa: E402
 from ginsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            # Each socket speaks its person's language (ginsite/i18n.py).
+            AuthMiddlewareStack(SocketLanguageMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

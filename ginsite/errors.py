@@ -27,6 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 #: Every declared code and the status of the classes that declare it.
 _STATUS_OF: dict[str, int] = {}
 #: Every declared code and the classes that declare it, in the order they were defined.
@@ -48,7 +51,8 @@ class AppError(Exception):
     status: ClassVar[int] = 500
     codes: ClassVar[tuple[str, ...]] = ("server_error",)
     code = "server_error"
-    default_message = "The server could not do that."
+    # A sentence for people; a lazy translation, read in the request's language.
+    default_message: ClassVar[str | Promise] = _("The server could not do that.")
     code_arg: ClassVar[int | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -96,7 +100,9 @@ class AppError(Exception):
         rest = list(args)
         if code is None and self.code_arg is not None and len(rest) > self.code_arg:
             code = rest.pop(self.code_arg)
-        self.message: str = (rest[0] if rest else None) or self.default_message
+        # A sentence for people, in the language of the request (a lazy default is
+        # translated now).
+        self.message: str = str((rest[0] if rest else None) or self.default_message)
         if code is not None:
             self.code = code
         self.headers = dict(headers or {})
@@ -127,7 +133,7 @@ class BadRequest(AppError):
 
     status = 400
     codes = ("bad_request", "bad_json", "bad_message", "malformed_request", "unknown_type")
-    default_message = "That request is not well formed."
+    default_message = _("That request is not well formed.")
 
 
 class Unauthorized(AppError):
@@ -135,7 +141,7 @@ class Unauthorized(AppError):
 
     status = 401
     codes = ("unauthorized", "invalid_token", "not_signed_in")
-    default_message = "Sign in first."
+    default_message = _("Sign in first.")
 
 
 class Forbidden(AppError):
@@ -143,7 +149,7 @@ class Forbidden(AppError):
 
     status = 403
     codes = ("forbidden", "not_allowed", "csrf_failed")
-    default_message = "You may not do that."
+    default_message = _("You may not do that.")
 
 
 class NotFound(AppError):
@@ -151,13 +157,13 @@ class NotFound(AppError):
 
     status = 404
     codes = ("not_found",)
-    default_message = "There is nothing at this address."
+    default_message = _("There is nothing at this address.")
 
 
 class MethodNotAllowed(AppError):
     status = 405
     codes = ("method_not_allowed",)
-    default_message = "This address does not answer that method."
+    default_message = _("This address does not answer that method.")
 
     def __init__(
         self, *args: Any, methods: tuple[str, ...] | list[str] = (), **kwargs: Any
@@ -173,13 +179,13 @@ class MethodNotAllowed(AppError):
 class BodyTooLarge(AppError):
     status = 413
     codes = ("body_too_large", "frame_too_large")
-    default_message = "The request's body is too large."
+    default_message = _("The request's body is too large.")
 
 
 class UnsupportedMediaType(AppError):
     status = 415
     codes = ("unsupported_media_type",)
-    default_message = "Send the body as JSON, with Content-Type: application/json."
+    default_message = _("Send the body as JSON, with Content-Type: application/json.")
 
 
 class RateLimited(AppError):
@@ -187,7 +193,7 @@ class RateLimited(AppError):
 
     status = 429
     codes = ("rate_limited",)
-    default_message = "Too many requests."
+    default_message = _("Too many requests.")
 
     def __init__(self, *args: Any, wait: int | None = None, **kwargs: Any) -> None:
         """``RateLimited(message, wait=seconds)``: ``Retry-After: seconds``."""
@@ -201,7 +207,7 @@ class Overloaded(AppError):
 
     status = 503
     code = "overloaded"
-    default_message = "The site is busy right now: try again in a few seconds."
+    default_message = _("The site is busy right now: try again in a few seconds.")
 
 
 # --- replies ---------------------------------------------------------------------------
@@ -345,7 +351,7 @@ def bad_request(request: Any, exception: Exception) -> Any:
 def permission_denied(request: Any, exception: Exception) -> Any:
     from django.views.defaults import permission_denied as page
 
-    error = Forbidden(_sentence(exception, Forbidden.default_message))
+    error = Forbidden(_sentence(exception, str(Forbidden.default_message)))
     return _django_refusal(request, exception, error, page)
 
 
@@ -353,7 +359,7 @@ def page_not_found(request: Any, exception: Exception) -> Any:
     from django.views.defaults import page_not_found as page
 
     return _django_refusal(
-        request, exception, NotFound(_sentence(exception, NotFound.default_message)), page
+        request, exception, NotFound(_sentence(exception, str(NotFound.default_message))), page
     )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from ginsite.errors import BadRequest, BodyTooLarge, Unauthorized, UnsupportedMediaType, wants_json
 
@@ -40,7 +41,7 @@ def required_user(request: HttpRequest) -> User:
     a view that signed a guest in or checked): PermissionDenied if there is none."""
     user = signed_in_user(request)
     if user is None:
-        raise PermissionDenied("Sign in first.")
+        raise PermissionDenied(_("Sign in first."))
     return user
 
 
@@ -53,7 +54,7 @@ def sign_in_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         if not request.user.is_authenticated and wants_json(request):
-            raise Unauthorized("Sign in first.", code="not_signed_in")
+            raise Unauthorized(_("Sign in first."), code="not_signed_in")
         return page(request, *args, **kwargs)
 
     return wrapped
@@ -85,7 +86,7 @@ def json_object(request: HttpRequest, *, max_bytes: int) -> dict[str, Any]:
     try:
         body = json.loads(request.body)
     except (ValueError, RecursionError):
-        raise BadRequest("The body is not valid JSON.", code="bad_json") from None
+        raise BadRequest(_("The body is not valid JSON."), code="bad_json") from None
     if not isinstance(body, dict):
-        raise BadRequest("The body must be a JSON object.", code="bad_message")
+        raise BadRequest(_("The body must be a JSON object."), code="bad_message")
     return body

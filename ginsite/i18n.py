@@ -23,7 +23,8 @@ import zoneinfo
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
 from django.views.decorators.cache import cache_control
@@ -77,7 +78,9 @@ def socket_language(scope: dict[str, Any]) -> str:
     saved = supported(getattr(user, "language", "")) if user is not None else None
     if saved and getattr(user, "is_authenticated", False):
         return saved
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+    headers = {
+        k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())
+    }
     cookies = scope.get("cookies") or {}
     chosen = supported(cookies.get(settings.LANGUAGE_COOKIE_NAME))
     if chosen:
@@ -93,12 +96,24 @@ def socket_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+class SocketLanguageMiddleware:
+    """Channels middleware (inside the authentication stack): a socket's frames are
+    written in its person's language (``socket_language``), for the whole connection."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        with translation.override(socket_language(scope)):
+            return await self.inner(scope, receive, send)
+
+
 _catalog = JavaScriptCatalog.as_view(domain="djangojs")
 
 
 @require_GET
 @cache_control(public=True, max_age=3600)
-def javascript_catalog(request: HttpRequest, language: str) -> HttpResponse:
+def javascript_catalog(request: HttpRequest, language: str) -> HttpResponseBase:
     """The browser code's translations in ``language``: ``gettext`` and its kin as
     globals (Django's JavaScriptCatalog)."""
     code = supported(language)

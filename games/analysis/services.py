@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import IntegrityError, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.bots import choose_action
 from games.bots.analysis import LABELS, Setting, analyse_hand
@@ -53,7 +55,9 @@ HINT_LEVEL = "expert"
 class HintNotAllowedError(ServiceError):
     status = 403
     code = "hint_not_allowed"
-    default_message = "Hints are only available in unrated matches against the computer."
+    default_message = gettext_lazy(
+        "Hints are only available in unrated matches against the computer."
+    )
 
 
 def hand_finished(hand_id: int) -> None:
@@ -174,7 +178,7 @@ def hint_request(*, match_id: int, user: User, version: int | None = None) -> di
     assert hand is not None
     state = HandState.from_dict(hand.state)
     if state.current_player != seat.index:
-        raise NotYourTurnError("Hints are given on your turn.")
+        raise NotYourTurnError(_("Hints are given on your turn."))
     existing = Hint.objects.filter(match=match, seat=seat.index, version=match.version).first()
     if existing is None:
         rng = random.Random(f"hint:{hand.seed_hash}:{match.version}")
@@ -186,7 +190,7 @@ def hint_request(*, match_id: int, user: User, version: int | None = None) -> di
         if action.get("source") == "discard":  # name the card, as the analysis does
             action = {**action, "card": str(state.discard_pile[-1])}
         with transaction.atomic():
-            existing, _ = Hint.objects.get_or_create(
+            existing, _created = Hint.objects.get_or_create(
                 match=match, seat=seat.index, version=match.version,
                 defaults={"hand": hand, "action": action},
             )

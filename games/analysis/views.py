@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import selectors as game_selectors
@@ -39,7 +40,7 @@ def match_analysis(request: ApiRequest, match_id: int) -> HttpResponse:
         raise NoSuchMatchError()
     user = request.api_user or request.user
     if not selectors.can_read(match=match, user=user):
-        raise NotAPlayerError("Only the players can read the analysis of a match in progress.")
+        raise NotAPlayerError(_("Only the players can read the analysis of a match in progress."))
     return JsonResponse(selectors.match_analysis(match=match))
 
 
@@ -49,10 +50,10 @@ def hand_review(request: HttpRequest, match_id: int, number: int) -> HttpRespons
     """One finished hand's analysis for the replay page and the result dialog."""
     match = game_selectors.match_get(match_id=match_id)
     if match is None or not selectors.can_read(match=match, user=request.user):
-        raise Http404("Only the players can see the record of a match in progress.")
+        raise Http404(_("Only the players can see the record of a match in progress."))
     hand = game_selectors.hand_get(match=match, number=number, finished=True)
     if hand is None:
-        raise Http404("That hand is not over.")
+        raise Http404(_("That hand is not over."))
     return JsonResponse(selectors.hand_review(hand=hand))
 
 
@@ -62,10 +63,10 @@ async def hint(request: HttpRequest, match_id: int) -> HttpResponse:
     expert's suggestion for the caller's position, in unrated matches against
     the computer only."""
     if request.method != "POST":
-        raise MethodNotAllowed("Ask for a hint with POST.", methods=("POST",))
+        raise MethodNotAllowed(_("Ask for a hint with POST."), methods=("POST",))
     user = await request.auser()
     if not user.is_authenticated:
-        raise NotAPlayerError("Sign in to ask for a hint.")
+        raise NotAPlayerError(_("Sign in to ask for a hint."))
     try:
         raw = json_object(request, max_bytes=MAX_HINT_BODY_BYTES).get("version")
     except BadRequest:  # bad_json, bad_message: this route says what it takes

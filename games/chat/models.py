@@ -4,6 +4,7 @@ the word filter moderators edit in the admin, and blocks between users."""
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 
 class ChatMessage(models.Model):
@@ -55,10 +56,10 @@ class ChatReport(models.Model):
     """A player's report of a message; staff resolve it from the admin's report queue."""
 
     class Reason(models.TextChoices):
-        ABUSE = "abuse", "Abuse or harassment"
-        SPAM = "spam", "Spam or advertising"
-        CHEATING = "cheating", "Cheating or collusion"
-        OTHER = "other", "Something else"
+        ABUSE = "abuse", _("Abuse or harassment")
+        SPAM = "spam", _("Spam or advertising")
+        CHEATING = "cheating", _("Cheating or collusion")
+        OTHER = "other", _("Something else")
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"

@@ -10,7 +10,8 @@ from typing import ClassVar
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import User
 from accounts.selectors import active_mute
@@ -40,7 +41,7 @@ class ChatError(AppError):
         "bad_message", "bad_json", "chat_empty", "chat_too_long", "bad_reason",
         "comment_too_long", "own_message", "already_reported", "block_self",
     )
-    default_message = "That chat request cannot be done."
+    default_message = gettext_lazy("That chat request cannot be done.")
 
 
 class ChatForbidden(ChatError):
@@ -64,14 +65,14 @@ def mute_message(*, until: object, reason: str) -> str:
 
 def _may_chat(user: User) -> None:
     if not user.is_authenticated or not user.is_active:
-        raise ChatError("chat_not_allowed", "Sign in to chat.")
+        raise ChatError("chat_not_allowed", _("Sign in to chat."))
     if user.is_guest:
-        raise ChatError("chat_not_allowed", "Guests cannot chat: sign up to chat.")
+        raise ChatError("chat_not_allowed", _("Guests cannot chat: sign up to chat."))
 
 
 def _clean_text(text: object) -> str:
     if not isinstance(text, str):
-        raise ChatError("bad_message", "A chat message needs a text.")
+        raise ChatError("bad_message", _("A chat message needs a text."))
     # One line of printable text: control characters (newlines, escapes) become spaces.
     text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
     return " ".join(text.split())
@@ -103,11 +104,14 @@ def _check_rate(user: User) -> None:
     if wait:
         raise ChatError(
             "rate_limited",
-            "You are sending messages too fast: at most "
-            + ngettext("%(n)d message", "%(n)d messages", count) % {"n": count}
-            + " every "
-            + ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds}
-            + f". Wait {wait} s and try again.",
+            _(
+                "You are sending messages too fast: at most %(messages)s every %(seconds)s."
+                " Wait %(wait)s s and try again."
+            ) % {
+                "messages": ngettext("%(n)d message", "%(n)d messages", count) % {"n": count},
+                "seconds": ngettext("%(n)d second", "%(n)d seconds", seconds) % {"n": seconds},
+                "wait": wait,
+            },
             headers={"Retry-After": str(wait)},
         )
 
@@ -122,22 +126,22 @@ def chat_post(
     if match_id is not None:
         seat = seat_of(user=user, match_id=match_id)
         if seat is None:
-            raise ChatError("not_a_player", "Only the players at this table can chat here.")
+            raise ChatError("not_a_player", _("Only the players at this table can chat here."))
     elif tournament_id is not None and not tournament_chat_writer(
         user=user, tournament_id=tournament_id
     ):
-        raise ChatError("not_a_player", "Only the players of this tournament can chat here.")
+        raise ChatError("not_a_player", _("Only the players of this tournament can chat here."))
     mute = active_mute(user=user)
     if mute is not None:
         raise ChatError("muted", mute_message(until=mute.until, reason=mute.reason))
     clean = _clean_text(text)
     if not clean:
-        raise ChatError("chat_empty", "Type a message first.")
+        raise ChatError("chat_empty", _("Type a message first."))
     if len(clean) > settings.CHAT_MAX_LENGTH:
         raise ChatError(
             "chat_too_long",
-            f"Messages are limited to {settings.CHAT_MAX_LENGTH} characters "
-            f"(yours has {len(clean)}).",
+            _("Messages are limited to %(most)s characters (yours has %(length)s).")
+            % {"most": settings.CHAT_MAX_LENGTH, "length": len(clean)},
         )
     with transaction.atomic():
         # One post at a time per user, so the rate limit holds across processes.
@@ -166,24 +170,26 @@ def chat_report(*, reporter: User, message_id: int, reason: str, comment: str = 
     _may_chat(reporter)
     if reason not in ChatReport.Reason.values:
         choices = ", ".join(ChatReport.Reason.values)
-        raise ChatError("bad_reason", f"Choose a reason: one of {choices}.")
+        raise ChatError(
+            "bad_reason", _("Choose a reason: one of %(choices)s.") % {"choices": choices}
+        )
     comment = _clean_text(comment)
     if len(comment) > 500:
-        raise ChatError("comment_too_long", "Keep the comment under 500 characters.")
+        raise ChatError("comment_too_long", _("Keep the comment under 500 characters."))
     message = ChatMessage.objects.filter(pk=message_id).select_related("author").first()
     if message is None or not chat_can_read(
         user=reporter, match_id=message.match_id, tournament_id=message.tournament_id
     ):
-        raise ChatError("no_such_message", "That message does not exist.")
+        raise ChatError("no_such_message", _("That message does not exist."))
     if message.author_id == reporter.pk:
-        raise ChatError("own_message", "You cannot report your own message.")
+        raise ChatError("own_message", _("You cannot report your own message."))
     try:
         with transaction.atomic():
             return ChatReport.objects.create(
                 message=message, reporter=reporter, reason=reason, comment=comment
             )
     except IntegrityError:
-        raise ChatError("already_reported", "You already reported this message.") from None
+        raise ChatError("already_reported", _("You already reported this message.")) from None
 
 
 def user_block(*, blocker: User, blocked: User) -> UserBlock:
@@ -191,9 +197,9 @@ def user_block(*, blocker: User, blocked: User) -> UserBlock:
     Blocking twice is harmless."""
     _may_chat(blocker)
     if blocked.pk == blocker.pk:
-        raise ChatError("block_self", "You cannot block yourself.")
+        raise ChatError("block_self", _("You cannot block yourself."))
     with transaction.atomic():
-        block, _ = UserBlock.objects.get_or_create(blocker=blocker, blocked=blocked)
+        block, _created = UserBlock.objects.get_or_create(blocker=blocker, blocked=blocked)
         broadcast.user_blocks_changed(
             user_id=blocker.pk, blocked_ids=sorted(blocked_user_ids(user=blocker))
         )

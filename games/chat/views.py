@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
@@ -28,9 +29,9 @@ def _payload(request: HttpRequest) -> dict:
         try:
             data = json.loads(request.body or b"{}")
         except ValueError:
-            raise ChatError("bad_json", "Send a JSON object.") from None
+            raise ChatError("bad_json", _("Send a JSON object.")) from None
         if not isinstance(data, dict):
-            raise ChatError("bad_json", "Send a JSON object.")
+            raise ChatError("bad_json", _("Send a JSON object."))
         return data
     return request.POST.dict()
 
@@ -70,16 +71,16 @@ def _target(request: SignedInRequest, data: dict) -> User:
         try:
             message_id = int(data["message"])
         except (TypeError, ValueError):
-            raise ChatError("no_such_message", "That message does not exist.") from None
+            raise ChatError("no_such_message", _("That message does not exist.")) from None
         message = message_get(message_id=message_id)
         if message is None or not chat_can_read(
             user=request.user, match_id=message.match_id, tournament_id=message.tournament_id
         ):
-            raise ChatError("no_such_message", "That message does not exist.")
+            raise ChatError("no_such_message", _("That message does not exist."))
         return message.author
     user = player_by_username(username=str(data.get("username", "")))
     if user is None:
-        raise ChatError("no_such_player", "There is no such player.")
+        raise ChatError("no_such_player", _("There is no such player."))
     return user
 
 

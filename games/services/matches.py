@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import events
 from games.chat.selectors import blocked_between
@@ -40,7 +42,9 @@ if TYPE_CHECKING:
 BOT_LEVELS = ("easy", "medium", "hard", "expert")
 #: An invitation nobody accepted closes this long after it was created.
 INVITE_TTL = timedelta(hours=24)
-INVITE_EXPIRED_SENTENCE = "This invitation has expired: ask your friend for a new link."
+INVITE_EXPIRED_SENTENCE = gettext_lazy(
+    "This invitation has expired: ask your friend for a new link."
+)
 
 
 def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> RuleSet:
@@ -68,7 +72,7 @@ def rules_for(*, variant: str, rules: RuleSet | Mapping[str, Any] | None) -> Rul
 
 def require_registered(user: User) -> None:
     if not getattr(user, "is_authenticated", False):
-        raise NotAPlayerError("Sign in to play.")
+        raise NotAPlayerError(_("Sign in to play."))
     if user.is_guest:
         raise GuestNotAllowedError()
     if getattr(user, "is_bot", False):
@@ -87,7 +91,7 @@ def match_create_computer(
     The human's seat is drawn at random, as is the first dealer.
     """
     if not getattr(user, "is_authenticated", False):
-        raise NotAPlayerError("Sign in or play as a guest first.")
+        raise NotAPlayerError(_("Sign in or play as a guest first."))
     if level not in BOT_LEVELS:
         raise InvalidSettingsError(
             f"Unknown computer level {level!r}; choose one of {', '.join(BOT_LEVELS)}."
@@ -134,14 +138,16 @@ def match_join_invite(*, user: User, token: str) -> Match:
         if match.status == Match.Status.CANCELLED:
             raise InviteNotFoundError(invite_closed_sentence(match))
         if match.status != Match.Status.WAITING:
-            raise InviteNotFoundError("This invitation has already been accepted by someone else.")
+            raise InviteNotFoundError(
+                _("This invitation has already been accepted by someone else.")
+            )
         if match.created_at <= timezone.now() - INVITE_TTL:
-            raise InviteNotFoundError(INVITE_EXPIRED_SENTENCE)
+            raise InviteNotFoundError(str(INVITE_EXPIRED_SENTENCE))
         host = seats[0].user
         if host is None or not host.is_active:
-            raise InviteNotFoundError("This invitation is no longer valid.")
+            raise InviteNotFoundError(_("This invitation is no longer valid."))
         if blocked_between(host, user):
-            raise InviteNotFoundError("You cannot join this player's match.")
+            raise InviteNotFoundError(_("You cannot join this player's match."))
         # The host keeps seat 0: its open table socket is bound to that seat's private
         # view. Fairness comes from the first dealer, drawn at random when play starts.
         Seat.objects.create(match=match, index=1, user=user)
@@ -152,8 +158,8 @@ def match_join_invite(*, user: User, token: str) -> Match:
 def invite_closed_sentence(match: Match) -> str:
     """Why an invitation is closed, for the person who opens its link."""
     if match.end_reason == Match.EndReason.INVITE_EXPIRED:
-        return INVITE_EXPIRED_SENTENCE
-    return "This invitation was cancelled by the player who sent it."
+        return str(INVITE_EXPIRED_SENTENCE)
+    return _("This invitation was cancelled by the player who sent it.")
 
 
 def _close_invite(match: Match, reason: str, now: datetime) -> None:
@@ -176,12 +182,12 @@ def match_cancel_invite(*, match: Match, user: User, now: datetime | None = None
             raise InviteNotFoundError()
         host = Seat.objects.filter(match=locked, index=0).values_list("user_id", flat=True).first()
         if locked.kind != Match.Kind.FRIEND or host is None or host != getattr(user, "pk", None):
-            raise NotAPlayerError("Only the player who sent this invitation can cancel it.")
+            raise NotAPlayerError(_("Only the player who sent this invitation can cancel it."))
         if locked.status == Match.Status.CANCELLED:
             return locked
         if locked.status != Match.Status.WAITING:
             raise InviteClosedError(
-                "Your friend has already joined: the match is on (you may resign it)."
+                _("Your friend has already joined: the match is on (you may resign it).")
             )
         _close_invite(locked, Match.EndReason.INVITE_CANCELLED, now or timezone.now())
     return locked
@@ -220,7 +226,7 @@ def match_forfeit(*, match: Match, user: User, reason: str) -> Match:
     out of play by moderation); inside the caller's transaction."""
     locked = play.lock_match(match.pk)
     if locked is None:
-        raise MatchOverError("This match no longer exists.")
+        raise MatchOverError(_("This match no longer exists."))
     seat = play.require_player_in_play(locked, user)
     change = play.Change(locked, timezone.now())
     change.forfeit(seat.index, reason)
@@ -239,7 +245,7 @@ def match_rematch(*, match: Match, user: User) -> Match | None:
     with transaction.atomic(durable=True):
         locked = play.lock_match(match.pk)
         if locked is None:
-            raise MatchOverError("This match no longer exists.")
+            raise MatchOverError(_("This match no longer exists."))
         seat = locked.seat_of(user)
         if seat is None:
             raise NotAPlayerError()
@@ -252,7 +258,7 @@ def match_rematch(*, match: Match, user: User) -> Match | None:
         if existing is not None:
             return existing
         if old.end_reason == Match.EndReason.SUSPENDED:
-            raise MatchOverError("No rematch: a player of this match has been suspended.")
+            raise MatchOverError(_("No rematch: a player of this match has been suspended."))
         bot = next((s for s in locked.seats if s.bot_level), None)
         if old.rated:
             fairplay.require_rated_play_allowed(user)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import DateTimeField, Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from games.bots import choose_action
 from games.engine import (
@@ -75,11 +76,11 @@ def move_submit(
     """
     now = play.now_or(now)
     if not isinstance(action, dict):
-        raise MalformedActionError("An action must be a JSON object.")
+        raise MalformedActionError(_("An action must be a JSON object."))
     with transaction.atomic(durable=True):
         locked = play.lock_match(match.pk)
         if locked is None:
-            raise MatchOverError("This match no longer exists.")
+            raise MatchOverError(_("This match no longer exists."))
         seat = play.require_player_in_play(locked, user)
         if expected_version != locked.match.version:
             raise StaleVersionError()

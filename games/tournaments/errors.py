@@ -5,6 +5,8 @@ A refused call changes nothing."""
 
 from typing import ClassVar
 
+from django.utils.translation import gettext_lazy as _
+
 from games.errors import ServiceError
 
 
@@ -17,7 +19,7 @@ class TournamentError(ServiceError):
         "tournament_error", "bad_name", "bad_format", "bad_rules", "bad_start", "bad_size",
         "bad_duration", "bad_rounds", "bad_round_minutes",
     )
-    default_message = "The tournament cannot do that."
+    default_message = _("The tournament cannot do that.")
 
 
 class TournamentForbidden(TournamentError):

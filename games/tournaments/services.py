@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Field, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import RuleSet
 from games.errors import NotAPlayerError, ServiceError
@@ -80,7 +81,7 @@ def audit(tournament: Tournament, kind: str, detail: str = "", *,
 def _lock(tournament_id: int) -> Tournament:
     found = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if found is None:
-        raise TournamentError("This tournament does not exist.", "no_such_tournament")
+        raise TournamentError(_("This tournament does not exist."), "no_such_tournament")
     return found
 
 
@@ -105,32 +106,38 @@ def tournament_create(
     now = _now(now)
     if not staff:
         if user is None:
-            raise NotAPlayerError("Sign in to play.")  # as require_registered says it
+            raise NotAPlayerError(_("Sign in to play."))  # as require_registered says it
         require_registered(user)
     name = " ".join(str(name or "").split())
     if not name or len(name) > 80:
-        raise TournamentError("Give the tournament a name of 1 to 80 characters.", "bad_name")
+        raise TournamentError(_("Give the tournament a name of 1 to 80 characters."), "bad_name")
     if format not in Format.values:
-        raise TournamentError("Choose arena or Swiss.", "bad_format")
+        raise TournamentError(_("Choose arena or Swiss."), "bad_format")
     try:
         rules = replace(RuleSet.preset(variant), target_score=target_score,
                         turn_seconds=turn_seconds)
     except (ValueError, TypeError) as error:
         raise TournamentError(f"Invalid match format: {error}.", "bad_rules") from error
     if starts_at < now - timedelta(minutes=1):
-        raise TournamentError("The start must not be in the past.", "bad_start")
+        raise TournamentError(_("The start must not be in the past."), "bad_start")
     if not 2 <= max_players <= (100_000 if staff else PLAYER_MAX_PLAYERS):
-        raise TournamentError(f"Allow 2 to {PLAYER_MAX_PLAYERS} players.", "bad_size")
+        raise TournamentError(
+            _("Allow 2 to %(most)s players.") % {"most": PLAYER_MAX_PLAYERS}, "bad_size"
+        )
     if format == Format.ARENA and not 1 <= duration_minutes <= (
             10_000 if staff else PLAYER_MAX_MINUTES):
-        raise TournamentError(f"An arena lasts 1 to {PLAYER_MAX_MINUTES} minutes.",
-                              "bad_duration")
+        raise TournamentError(
+            _("An arena lasts 1 to %(most)s minutes.") % {"most": PLAYER_MAX_MINUTES},
+            "bad_duration",
+        )
     if format == Format.SWISS and not 1 <= rounds <= (50 if staff else PLAYER_MAX_ROUNDS):
-        raise TournamentError(f"A Swiss has 1 to {PLAYER_MAX_ROUNDS} rounds.", "bad_rounds")
+        raise TournamentError(
+            _("A Swiss has 1 to %(most)s rounds.") % {"most": PLAYER_MAX_ROUNDS}, "bad_rounds"
+        )
     if not 1 <= round_minutes <= 240:
-        raise TournamentError("A Swiss round lasts 1 to 240 minutes.", "bad_round_minutes")
+        raise TournamentError(_("A Swiss round lasts 1 to 240 minutes."), "bad_round_minutes")
     if not staff and starts_at > now + PLAYER_MAX_AHEAD:
-        raise TournamentError("Start it within two weeks.", "bad_start")
+        raise TournamentError(_("Start it within two weeks."), "bad_start")
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name, format=format, variant=variant, target_score=rules.target_score,
@@ -208,17 +215,17 @@ def tournament_join(*, tournament: Tournament, user: User, token: str | None = N
     with transaction.atomic():
         t = _lock(tournament.pk)
         if not t.public and token != t.invite_token and t.created_by_id != user.pk:
-            raise TournamentError("This tournament is private: open its invite link.",
+            raise TournamentError(_("This tournament is private: open its invite link."),
                                   "private")
         if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
-            raise TournamentError("This tournament is over.", "tournament_over")
+            raise TournamentError(_("This tournament is over."), "tournament_over")
         if t.status == Tournament.Status.LIVE and (
                 t.format == Format.SWISS or (t.ends_at and now >= t.ends_at)):
-            raise TournamentError("It is too late to join this tournament.", "too_late")
+            raise TournamentError(_("It is too late to join this tournament."), "too_late")
         entrant = Entrant.objects.filter(tournament=t, user=user).first()
         if entrant is not None:
             if entrant.status == Entrant.Status.REMOVED:
-                raise TournamentError("You were removed from this tournament.", "removed")
+                raise TournamentError(_("You were removed from this tournament."), "removed")
             if entrant.status != Entrant.Status.ACTIVE:
                 entrant.status = Entrant.Status.ACTIVE
                 entrant.missed = 0
@@ -231,7 +238,7 @@ def tournament_join(*, tournament: Tournament, user: User, token: str | None = N
                     _after_commit_pair(t.pk)
             return entrant
         if Entrant.objects.filter(tournament=t).count() >= t.max_players:
-            raise TournamentError("This tournament is full.", "full")
+            raise TournamentError(_("This tournament is full."), "full")
         entrant = Entrant.objects.create(
             tournament=t, user=user, rating=_rating_of(user),
             waiting_since=now if t.status == Tournament.Status.LIVE else None,
@@ -252,7 +259,7 @@ def _playing(entrant: Entrant) -> bool:
 def _entrant_of(t: Tournament, user: User) -> Entrant:
     entrant = Entrant.objects.filter(tournament=t, user=user).first()
     if entrant is None:
-        raise TournamentError("You are not in this tournament.", "not_entered")
+        raise TournamentError(_("You are not in this tournament."), "not_entered")
     return entrant
 
 
@@ -284,7 +291,7 @@ def tournament_pause(*, tournament: Tournament, user: User, now: datetime | None
     with transaction.atomic():
         t = _lock(tournament.pk)
         if t.format != Format.ARENA:
-            raise TournamentError("Only an arena can be paused; withdraw instead.", "not_arena")
+            raise TournamentError(_("Only an arena can be paused; withdraw instead."), "not_arena")
         entrant = _entrant_of(t, user)
         if entrant.status == Entrant.Status.ACTIVE:
             entrant.status = Entrant.Status.PAUSED

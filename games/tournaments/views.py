@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ginsite.errors import AppError
@@ -55,7 +56,7 @@ def _visible(request: HttpRequest, tournament_id: int) -> tuple[Tournament, str 
     if tournament is None or not selectors.can_view(
         tournament=tournament, user=request.user, token=token
     ):
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return tournament, token
 
 
@@ -91,7 +92,7 @@ def tournament_round(request: HttpRequest, tournament_id: int, number: int) -> H
     tournament, _token = _visible(request, tournament_id)
     pairings = selectors.round_pairings(tournament=tournament, number=number)
     if not pairings:
-        raise Http404("No such round.")
+        raise Http404(_("No such round."))
     return render(request, "tournaments/_pairings.html", {"pairings": pairings})
 
 

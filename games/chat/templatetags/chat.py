@@ -6,6 +6,8 @@ from typing import Any
 
 from django import template
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.selectors import active_mute
 from games.chat.models import ChatReport
@@ -14,7 +16,12 @@ from games.models import Match
 
 register = template.Library()
 
-QUICK_PHRASES = ["Hi!", "Good luck", "Good game", "Nice gin!", "Well played", "Thanks", "Oops"]
+# Sent as written, in the sender's language.
+QUICK_PHRASES = [
+    gettext_lazy("Hi!"), gettext_lazy("Good luck"), gettext_lazy("Good game"),
+    gettext_lazy("Nice gin!"), gettext_lazy("Well played"), gettext_lazy("Thanks"),
+    gettext_lazy("Oops"),
+]
 QUICK_EMOJI = ["👍", "😄", "😮", "😅", "🎉", "🙏"]
 
 
@@ -28,15 +35,15 @@ def chat_panel(
     tournament_id = tournament.pk if tournament is not None and match is None else None
     readable = chat_can_read(user=user, match_id=match_id, tournament_id=tournament_id)
     if not user.is_authenticated:
-        cannot_write = "Sign in to chat."
+        cannot_write = _("Sign in to chat.")
     elif user.is_guest:
-        cannot_write = "Guests cannot chat: sign up to chat."
+        cannot_write = _("Guests cannot chat: sign up to chat.")
     elif match_id is not None and seat_of(user=user, match_id=match_id) is None:
-        cannot_write = "Only the players chat at this table."
+        cannot_write = _("Only the players chat at this table.")
     elif tournament_id is not None and not tournament_chat_writer(
         user=user, tournament_id=tournament_id
     ):
-        cannot_write = "Join the tournament to chat here."
+        cannot_write = _("Join the tournament to chat here.")
     else:
         cannot_write = ""
     mute = active_mute(user=user) if user.is_authenticated and not cannot_write else None
@@ -49,7 +56,7 @@ def chat_panel(
         "mute": mute,
         "me": user.display_name if user.is_authenticated else "",
         "max_length": settings.CHAT_MAX_LENGTH,
-        "quick_phrases": QUICK_PHRASES,
+        "quick_phrases": [str(phrase) for phrase in QUICK_PHRASES],
         "quick_emoji": QUICK_EMOJI,
         "reasons": ChatReport.Reason.choices,
         "csrf_token": context.get("csrf_token"),

@@ -4,7 +4,7 @@
 // Nothing here touches the page but reading it.
 
 import { deadwoodAfterDiscard } from "../melds.js";
-import { format, gettext } from "../i18n.js";
+import { format, gettext, pgettext } from "../i18n.js";
 
 /** @typedef {import("../wire.js").StateFrame} StateFrame */
 /** @typedef {import("../wire.js").LegalAction} LegalAction */
@@ -94,7 +94,20 @@ export const seatInfo = (seat) => ui.msg?.match?.seats?.find((s) => s.seat === s
 /** @param {number} seat @param {{capital?: boolean}} [options] */
 export function seatName(seat, { capital = false } = {}) {
   if (isPlayer() && seat === you()) return capital ? gettext("You") : gettext("you");
-  return seatInfo(seat).name || format(gettext("Seat %(seat)s"), { seat: seat + 1 }); // games/messages.py seat_name
+  const level = seatInfo(seat).bot_level;
+  // The computer is named in the reader's language (the frame's name is the sender's).
+  if (level) return format(gettext("Computer (%(level)s)"), { level: levelName(level) });
+  return seatInfo(seat).name || format(gettext("Seat %(seat)s"), { seat: seat + 1 });
+}
+
+/** A computer level as a seat's name says it ("easy"). @param {string} level */
+function levelName(level) {
+  /** @type {Record<string, string>} */
+  const names = {
+    easy: pgettext("computer level in a name", "easy"), medium: pgettext("computer level in a name", "medium"),
+    hard: pgettext("computer level in a name", "hard"), expert: pgettext("computer level in a name", "expert"),
+  };
+  return names[level] ?? level; // games/messages.py seat_name
 }
 /** @param {number} seat */
 export const isBot = (seat) => Boolean(seatInfo(seat).bot_level);
