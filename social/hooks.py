@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from accounts.models import User
 from games.events import ChallengeOffered, MatchStarted, MovePlayed, PlayerModerated
 
 from . import selectors, services
 
 
 def on_challenge_offered(event: ChallengeOffered) -> None:
-    users = {u.pk: u for u in User.objects.filter(pk__in=[event.challenger_id, event.dest_id])}
+    users = selectors.users_by_id(user_ids=[event.challenger_id, event.dest_id])
     challenger, dest = users.get(event.challenger_id), users.get(event.dest_id)
     if challenger is None or dest is None:
         return
@@ -25,7 +24,7 @@ def on_challenge_offered(event: ChallengeOffered) -> None:
 
 
 def on_player_moderated(event: PlayerModerated) -> None:
-    user = User.objects.filter(pk=event.user_id).first()
+    user = selectors.users_by_id(user_ids=[event.user_id]).get(event.user_id)
     if user is None:
         return
     services.notification_create(

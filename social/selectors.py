@@ -221,3 +221,7 @@ def seats_of(*, match_id: int) -> list[Seat]:
 
 def is_correspondence(*, match_id: int) -> bool:
     return Match.objects.filter(pk=match_id, days_per_move__isnull=False).exists()
+
+
+def users_by_id(*, user_ids: list[int]) -> dict[int, User]:
+    return {u.pk: u for u in User.objects.filter(pk__in=user_ids)}
