@@ -11,7 +11,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.learn.models import LessonDone
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, off_the_event_loop, wait_until
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    axe_violations,
+    off_the_event_loop,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,13 +35,17 @@ def right_then_next(page: Page, act: Any) -> None:
     page.locator("[data-next]").click()
 
 
-def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_page: Any) -> None:
+def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(
+    site: Any, new_page: Any, axe_source: str
+) -> None:
     page = new_page(PHONE, has_touch=True, is_mobile=True)
     page.goto(site.url + "/learn/")
     page.get_by_role("link", name="Cards and melds").click()
     expect(page.locator("[data-goal]")).to_contain_text("take the 7♥")
     page.screenshot(path=SCREENSHOTS / "learn-lesson-phone.png")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    assert axe_violations(page, axe_source) == []
 
     # A wrong move: explained in a sentence, announced, and the position stays.
     page.get_by_role("button", name="Pass").click()
@@ -59,6 +69,7 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_
     right_then_next(page, lambda: page.keyboard.press("s"))
     right_then_next(page, lambda: page.locator("[data-discard]").click())
     expect(page.locator("[data-finish]")).to_be_visible()
+    assert axe_violations(page, axe_source) == []
     expect(page.locator("[data-finish-text]")).to_contain_text("Cards and melds")
     assert page.evaluate("JSON.parse(localStorage.getItem('gin-learn')).lessons") == ["melds"]
 
@@ -95,7 +106,9 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(site: Any, new_
     assert page.js_errors == [] and other.js_errors == []
 
 
-def test_a_lesson_opens_and_plays_offline_once_the_site_was_visited(site: Any, new_page: Any) -> None:
+def test_a_lesson_opens_and_plays_offline_once_the_site_was_visited(
+    site: Any, new_page: Any
+) -> None:
     page = new_page(DESKTOP)
     page.goto(site.url + "/learn/")
     wait_until(page, "navigator.serviceWorker.controller !== null")

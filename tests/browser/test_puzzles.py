@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from games.learn.core import puzzles as core
 from games.learn.models import Puzzle
-from tests.browser.conftest import SCREENSHOTS, off_the_event_loop
+from tests.browser.conftest import SCREENSHOTS, axe_violations, off_the_event_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +44,7 @@ def play(page: Page, action: dict[str, Any]) -> None:
 
 
 def test_a_player_solves_three_puzzles_and_sees_rating_and_streak_change(
-    site: Any, player_page: Any, new_page: Any
+    site: Any, player_page: Any, new_page: Any, axe_source: str
 ) -> None:
     best = off_the_event_loop(make_puzzles)
     assert len(best) >= 4
@@ -67,6 +67,7 @@ def test_a_player_solves_three_puzzles_and_sees_rating_and_streak_change(
         expect(values.first).to_have_attribute("data-best", "true")
         if solved == 1:
             page.screenshot(path=SCREENSHOTS / "puzzle-answered-desktop.png", full_page=True)
+            assert axe_violations(page, axe_source) == []
         answered = page.locator("[data-table]").get_attribute("data-puzzle-id")
         page.locator("[data-next-puzzle]").click()
         expect(page.locator("[data-table]")).not_to_have_attribute("data-puzzle-id", answered or "")

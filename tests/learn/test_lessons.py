@@ -113,3 +113,27 @@ def test_progress_is_kept_for_an_account_and_merged_from_the_browser() -> None:
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "malformed_request"
     assert client.get("/learn/progress/").json() == {
         "signed_in": True, "guest": False, "lessons": ["melds", "draw"]}
+
+
+@pytest.mark.django_db
+def test_the_last_lesson_starts_a_match_against_the_easy_computer_with_hints() -> None:
+    """The form at the end of the course, as the page sends it (its CSRF field is filled
+    by the script from the cookie): an easy computer match in which hints are allowed."""
+    import re
+
+    from games.analysis.selectors import hint_allowed
+    from games.models import Match, Seat
+
+    client = Client()
+    page = client.get("/learn/").content.decode()
+    start = page.index("data-final-match")
+    form = page[start:page.index("</form>", start)]
+    fields = dict(re.findall(r'<input type="hidden" name="([\w-]+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken")
+    action = re.search(r'<form method="post" action="([^"]+)"[^>]*data-final-match', page)
+    assert action is not None
+    answer = client.post(action.group(1), fields)
+    assert answer.status_code == 302 and "/match/" in answer["Location"]
+    match = Match.objects.get()
+    assert Seat.objects.get(match=match, user__isnull=True).bot_level == "easy"
+    assert hint_allowed(match) and not match.rated

@@ -61,7 +61,10 @@ export function createBoard(table, { get, play }) {
     stock.dataset.active = String(stockActive);
     stock.disabled = !stockActive;
     stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
-    stock.setAttribute("aria-label", format(gettext("Stock: %(n)s cards"), { n: v.stock_count }) + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : ""));
+    // The piles are named by their visually hidden text, as on the live table (the cards
+    // drawn on them are pictures).
+    stock.querySelector("[data-pile-name]").textContent = format(gettext("Stock: %(n)s cards"), { n: v.stock_count })
+      + (stockActive ? `. ${gettext("Draw from the stock (S)")}` : "");
     const slot = stock.querySelector(".pile__slot");
     slot.replaceChildren();
     if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -74,7 +77,7 @@ export function createBoard(table, { get, play }) {
     dslot.replaceChildren();
     dslot.classList.add("discard-stack");
     for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
-    discard.setAttribute("aria-label", top
+    discard.querySelector("[data-pile-name]").textContent = (top
       ? format(gettext("Discard pile: %(card)s on top"), { card: cardName(top) }) + (takeActive ? `. ${format(gettext("Take the %(card)s (D)"), { card: cardName(top) })}` : "")
       : gettext("Discard pile: empty"));
     $("[data-status]").textContent = state.knockMode ? gettext("Knock: choose the card to discard face down")
