@@ -68,7 +68,7 @@ def follower_count(*, user: User) -> int:
 class FriendRow:
     username: str
     display_name: str
-    #: None: private (the friend hides it).
+    #: None: not shown (the friend hides it, or does not follow back).
     online: bool | None
     #: A match the friend is playing now (anyone may watch a match in play), or None.
     playing_match_id: int | None
@@ -124,7 +124,9 @@ def friends_list(*, user: User) -> list[FriendRow]:
             "user_id", flat=True
         )
     )
-    public = ids - private
+    # Only friends (mutual follows) see each other online and playing: following
+    # someone alone shows nothing of where they are.
+    public = (ids & mutual) - private
     online = _online_ids(public)
     playing = _playing(public)
     ratings = dict(
@@ -136,7 +138,7 @@ def friends_list(*, user: User) -> list[FriendRow]:
         FriendRow(
             username=friend.username,
             display_name=friend.display_name,
-            online=None if friend.pk in private else (friend.pk in online),
+            online=friend.pk in online if friend.pk in public else None,
             playing_match_id=playing.get(friend.pk),
             rating=round(ratings[friend.pk]) if friend.pk in ratings else None,
             mutual=friend.pk in mutual,

@@ -280,6 +280,14 @@ async def test_a_notification_socket_hears_only_its_own_players_notifications():
     rows = await sync_to_async(social_selectors.friends_list)(user=carol)
     assert [(row.username, row.online, row.playing_match_id) for row in rows] == [
         ("bo", None, None)]
+    # Alice follows Bob without his following back: she sees nothing of where he is,
+    # even with his status public and his page open.
+    await sync_to_async(social.settings_update)(user=bob, online_private=False)
+    await sync_to_async(social.follow_create)(user=alice, followee=bob)
+    rows = await sync_to_async(social_selectors.friends_list)(user=alice)
+    assert [(row.username, row.online, row.mutual) for row in rows] == [("bo", None, False)]
+    rows = await sync_to_async(social_selectors.friends_list)(user=carol)
+    assert [(row.username, row.online) for row in rows] == [("bo", True)]
     for socket in sockets.values():
         await socket.disconnect()
     await sync_to_async(connections.close_all)()
