@@ -132,10 +132,11 @@ def levels(options: argparse.Namespace) -> None:
             action = choose_action(level, puzzle["view"], puzzle["legal_actions"], rng)
             if action["type"] == "draw":
                 action = {"type": "draw", "source": action["source"]}
-            verdict = client.post(f"/api/puzzle/{puzzle['id']}/answer",
-                                  data=json.dumps({"action": action}),
-                                  content_type="application/json").json()
-            solved += verdict["correct"]
+            answer = client.post(f"/api/puzzle/{puzzle['id']}/answer",
+                                 data=json.dumps({"action": action}),
+                                 content_type="application/json")
+            assert answer.status_code == 200, answer.content
+            solved += answer.json()["correct"]
         row = PuzzlePlayer.objects.get(user=user)
         low, high = row.rating - 1.96 * row.deviation, row.rating + 1.96 * row.deviation
         results[level] = (row.rating, low, high)
@@ -159,6 +160,8 @@ def main() -> int:
     os.environ["DATABASE_URL"] = url(options.server, options.database)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ginsite.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # The levels answer as fast as they choose: above the API's rate limit per token.
+    os.environ.setdefault("API_REQUESTS_PER_MINUTE", "1000000")
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -170,6 +173,11 @@ def main() -> int:
         if not options.reuse:
             generate(options)
         if options.attempts:
+            # Only puzzles no one has answered yet (an earlier --keep run's answers moved
+            # the ratings of theirs).
+            from games.learn.models import Puzzle
+
+            Puzzle.objects.filter(attempts__gt=0).delete()
             levels(options)
     finally:
         if not options.keep:

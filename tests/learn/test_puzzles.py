@@ -167,3 +167,32 @@ def test_the_page_answers_a_visitor_as_a_new_guest(stored: list[Puzzle]) -> None
     verdict = post(client, f"/learn/puzzles/{puzzle.pk}/answer/", {"action": puzzle.best}).json()
     assert verdict["correct"]
     assert PuzzleAttempt.objects.get().user.is_guest
+
+
+@pytest.mark.django_db
+def test_finished_hands_of_rated_matches_are_mined_once() -> None:
+    import random
+
+    from games import services as game_services
+    from games.engine import RuleSet
+    from games.learn.models import MinedHand
+    from games.models import Match
+    from tests.games.helpers import play_out
+
+    player = create_user("miner")
+    rules = RuleSet.time_freedom().replace(target_score=50)
+    match = play_out(
+        game_services.match_create_computer(
+            user=player, level="easy", rules=rules, variant="time_freedom"
+        ),
+        random.Random(3),
+    )
+    Match.objects.filter(pk=match.pk).update(rated=True)  # as a rated match's hands
+    for _run in range(2):
+        tally = services.puzzles_generate(from_matches=1, judge=QUICK, every=4)
+        assert tally["decisions"] > 0
+    mined = list(MinedHand.objects.values_list("hand_id", flat=True))
+    assert len(mined) == len(set(mined)) == 2  # each run took a hand not looked through
+    for puzzle in Puzzle.objects.filter(source="match"):
+        assert puzzle.hand is not None and puzzle.hand.match_id == match.pk
+        assert puzzle.hand_id in mined
