@@ -4,6 +4,7 @@ the expected points of every legal move; the page at desktop and phone sizes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -79,4 +80,11 @@ def test_a_player_solves_three_puzzles_and_sees_rating_and_streak_change(
     expect(phone.locator("[data-table]")).to_be_visible()
     phone.screenshot(path=SCREENSHOTS / "puzzle-phone.png", full_page=True)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # The home page offers the puzzle of the day, which opens on the puzzle page.
+    phone.goto(site.url + "/")
+    daily = phone.locator("[data-daily-puzzle]")
+    daily.screenshot(path=SCREENSHOTS / "home-daily-puzzle-phone.png")
+    daily.get_by_role("link", name="Solve it").click()
+    expect(phone.locator("[data-table]")).to_have_attribute("data-puzzle-id", re.compile(r"\d+"))
+    assert int(phone.locator("[data-table]").get_attribute("data-puzzle-id") or 0) in best
     assert core.THEMES
