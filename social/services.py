@@ -292,3 +292,19 @@ def tournament_reminders_send(*, now: datetime | None = None) -> int:
         )
         told += created is not None
     return told
+
+
+# --- keeping the tables small -----------------------------------------------------------------
+
+#: Read notifications are kept this long; e-mail records as long as the hourly limit needs.
+NOTIFICATIONS_KEPT = timedelta(days=90)
+
+
+def notifications_prune(*, now: datetime | None = None) -> int:
+    """Part of beat's ``social.tournament_reminders`` run, once an hour at most: delete
+    the notifications read more than ``NOTIFICATIONS_KEPT`` ago and the records of
+    e-mails older than ``EMAIL_EVERY``. Returns how many notifications went."""
+    now = now or timezone.now()
+    deleted, _ = Notification.objects.filter(read_at__lt=now - NOTIFICATIONS_KEPT).delete()
+    EmailSent.objects.filter(sent_at__lt=now - EMAIL_EVERY).delete()
+    return deleted

@@ -218,3 +218,13 @@ async def test_a_ban_closes_the_players_notification_socket() -> None:
     await database_sync_to_async(accounts_services.user_ban)(staff=staff, user=bob, reason="x")
     assert (await socket.receive_output(timeout=5)) == {"type": "websocket.close", "code": 4003}
     await database_sync_to_async(connections.close_all)()
+
+
+def test_read_notifications_go_after_90_days_unread_ones_stay() -> None:
+    bob = create_user("bob")
+    old = timezone.now() - timedelta(days=91)
+    for read_at in (old, None, timezone.now()):
+        Notification.objects.create(user=bob, kind="follow", url="/", read_at=read_at)
+    EmailSent.objects.create(user=bob, kind="challenge", sent_at=old)
+    assert services.notifications_prune() == 1
+    assert Notification.objects.count() == 2 and not EmailSent.objects.exists()
