@@ -149,6 +149,8 @@ GET_MATRIX: list[tuple[str, str, dict[str, str]]] = [
     ("account_reset_password_done", "", expect("200")),
 ]
 POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
+    ("language", "anyone chooses the site's language: back to the page it was chosen on",
+     {"language": "en", "next": "/"}, expect("home")),
     ("games:play_guest", "a visitor becomes a guest", {}, expect("home")),
     ("games:play_computer", "anyone plays the computer (a visitor as a new guest)",
      {**form("computer", level="easy")}, expect("table")),
@@ -158,8 +160,6 @@ POST_MATRIX: list[tuple[str, str, Any, dict[str, str]]] = [
      signed_in("302", guest="home")),
     ("games:quick_cancel", "", {}, signed_in("home")),
     ("games:cancel_invite", "a waiting invitation: its host alone cancels it", {},
-    ("language", "anyone chooses the site's language: back to the page it was chosen on",
-     {"language": "en", "next": "/"}, expect("home")),
      signed_in("table", player="my-matches")),
     ("learn:progress", "signed-in only: lessons of the course join the account",
      {"json": {"lessons": ["melds"]}}, signed_in_json("200")),
@@ -375,6 +375,7 @@ def first_legal(world: World) -> dict:
     from tests.games.helpers import current_state
 
     return current_state(world.match).legal_actions()[0]
+
 
 # --- the notification socket (social/consumers.py) ----------------------------------------
 
