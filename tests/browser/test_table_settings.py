@@ -298,4 +298,15 @@ def test_confirm_before_discard_rank_sorting_and_the_left_handed_table(
         assert row.count() == 1, side
         shown = row.locator(".card").evaluate_all("cards => cards.map((c) => c.dataset.card)")
         assert shown == sorted(shown, key=by_rank)
+
+    # Animations: this browser asks for reduced motion, which "as my device asks" (the
+    # default) follows with none; "normal" and "fast" override it.
+    transitions = {}
+    for motion in ("auto", "normal", "fast", "none"):
+        off_the_event_loop(profile_update, user=ida, motion=motion)
+        page.goto(f"{site.url}/match/{finished.pk}/hand/1/replay/")
+        transitions[motion] = page.locator("[data-replay-hand=bottom] .card").first.evaluate(
+            "card => getComputedStyle(card).transitionDuration")
+    assert transitions == {"auto": "0s", "normal": "0.12s, 0.12s", "fast": "0.06s, 0.06s",
+                           "none": "0s"}, transitions
     assert page.js_errors == []
