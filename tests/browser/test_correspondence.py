@@ -17,7 +17,13 @@ from django.utils import timezone
 from games.models import Match, Seat
 from games.services.correspondence import correspondence_clock_run
 from social import services as social
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, off_the_event_loop, sign_in
+from tests.browser.conftest import (
+    PASSWORD,
+    SCREENSHOTS,
+    TablePlayer,
+    off_the_event_loop,
+    sign_in,
+)
 from tests.factories import create_challenge, create_user, play_to_turn_of, seated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,6 +64,11 @@ def test_a_correspondence_match_over_days_a_timeout_and_a_vacation(
     bea.wait_for_url(re.compile(r".*/match/\d+/$"))
     match = Match.objects.get(days_per_move=3)
     assert match.turn_deadline is None and match.move_deadline is not None
+    # The same table as live play, without a turn clock.
+    bea.locator("#table-app[data-conn=online]").wait_for()
+    bea.locator("[data-resign]").wait_for()
+    TablePlayer(bea).settle()
+    bea.screenshot(path=SCREENSHOTS / "correspondence-table.png")
 
     # Days go by, a turn a day: each time the player to move is told on their open page
     # (Bob waits in the lobby, which lists the match as his move).
