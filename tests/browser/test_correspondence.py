@@ -60,6 +60,7 @@ def test_a_correspondence_match_over_days_a_timeout_and_a_vacation(
     toast = bea.locator("[data-notify-toast] a", has_text="alice challenges you")
     toast.click()
     bea.wait_for_url(re.compile(r".*/challenge/\d+/$"))
+    assert "3 days per move" in bea.locator("[data-challenge-days]").inner_text()
     bea.click("button:has-text('Accept')")
     bea.wait_for_url(re.compile(r".*/match/\d+/$"))
     match = Match.objects.get(days_per_move=3)
