@@ -38,7 +38,7 @@ _LEVEL_NAMES = {
 }
 
 
-def _level_name(level: str) -> str:
+def level_name(level: str) -> str:
     return str(_LEVEL_NAMES.get(level, level))
 
 Audience = int | None  # a seat index, or None for spectators
@@ -69,7 +69,7 @@ def seat_name(seat: Any) -> str:
     """How a seat is named to people, everywhere (pages, messages; the browser shows
     the ``name`` it is sent): the computer's level, or the player's name."""
     if seat.bot_level:
-        return _("Computer (%(level)s)") % {"level": _level_name(seat.bot_level)}
+        return _("Computer (%(level)s)") % {"level": level_name(seat.bot_level)}
     if seat.user is None:
         return _("deleted player")
     return seat.user.display_name

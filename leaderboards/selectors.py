@@ -19,6 +19,8 @@ from urllib.parse import quote
 from django.conf import settings
 from django.db import connection
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext, pgettext
 
 from accounts.models import User
 from games.models import Match, Seat
@@ -32,7 +34,7 @@ from leaderboards.models import (
     RatingChange,
     VoidedMatch,
 )
-from leaderboards.periods import Period, period_containing
+from leaderboards.periods import Period, PeriodKind, period_containing
 
 TOP_ROWS = 100
 PAST_BOARDS_LISTED = 12
@@ -74,17 +76,32 @@ class BoardPage:
 
 
 def refresh_every() -> str:
-    """The period of the board refresh in the beat schedule, in words."""
+    """The period of the board refresh in the beat schedule, in words (in the
+    request's language)."""
     entry = settings.CELERY_BEAT_SCHEDULE.get("leaderboards-refresh-boards", {})
     try:
         seconds = round(float(entry["schedule"]))
     except (KeyError, TypeError, ValueError):
-        return "regularly"
-    if seconds == 60:
-        return "every minute"
+        return gettext("regularly")
     if seconds % 60 == 0:
-        return f"every {seconds // 60} minutes"
-    return f"every {seconds} seconds"
+        minutes = seconds // 60
+        return ngettext("every minute", "every %(n)d minutes", minutes) % {"n": minutes}
+    return ngettext("every second", "every %(n)d seconds", seconds) % {"n": seconds}
+
+
+def period_label(period: Period) -> str:
+    """A period as people read it, in the request's language: "Week 48, 2026 (Nov 23–29)"
+    or "November 2026"."""
+    if period.kind is PeriodKind.WEEK:
+        year, week, _day = period.start.isocalendar()
+        # A date format (Django's date filter), as each language writes "Nov 23".
+        day = pgettext("date format: a day and its month, abbreviated", "M j")
+        return gettext("Week %(week)s, %(year)s (%(first)s–%(last)s)") % {
+            "week": week, "year": year,
+            "first": date_format(period.start.date(), day),
+            "last": date_format(period.last_day, day),
+        }
+    return date_format(period.start.date(), "YEAR_MONTH_FORMAT")
 
 
 # The matches that count on the board of [start, end): finished, rated, not aborted,
@@ -287,7 +304,7 @@ def board_page(*, period: Period, viewer: User | None, now: datetime) -> BoardPa
         viewer=None,
         previous_url=period_url(period.previous()),
         next_url=period_url(period.next()) if period.start < current.start else None,
-        past_boards=[{"label": b.period.label, "url": period_url(b.period)} for b in past],
+        past_boards=[{"label": period_label(b.period), "url": period_url(b.period)} for b in past],
         is_current=period.start >= current.start,
         refresh_every=refresh_every(),
         pair_limit=settings.LEADERBOARD_PAIR_LIMIT,

@@ -11,13 +11,16 @@
 
 from datetime import datetime
 from html import escape
+from typing import Any
 
 from django import template
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
+from django.utils.translation import gettext
 
 from accounts.models import User
+from games import messages
 from leaderboards import selectors
 
 register = template.Library()
@@ -26,8 +29,20 @@ register = template.Library()
 @register.filter
 def updated_ago(when: datetime) -> str:
     if (timezone.now() - when).total_seconds() < 60:
-        return "just now"
-    return f"{timesince(when)} ago"
+        return gettext("just now")
+    return gettext("%(time)s ago") % {"time": timesince(when)}
+
+
+@register.filter
+def level_name(level: str) -> str:
+    """A computer level as a seat's name says it ("hard"), in the page's language."""
+    return messages.level_name(level)
+
+
+@register.filter
+def period_label(period: Any) -> str:
+    """The period's name in the page's language (leaderboards/selectors.py)."""
+    return selectors.period_label(period)
 
 
 @register.inclusion_tag("leaderboards/_rating_chart.html")

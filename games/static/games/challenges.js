@@ -4,6 +4,8 @@
 // ({"type": "challenge_closed", "id"}); the list follows without a reload. Names are
 // put in the page with textContent.
 
+import { format, gettext } from "./i18n.js";
+
 const section = document.querySelector("[data-incoming-challenges]");
 if (section) mount(section);
 
@@ -13,7 +15,7 @@ function mount(root) {
     if (ul) return ul;
     const title = document.createElement("h2");
     title.id = "challenges-title";
-    title.textContent = "Challenges to you";
+    title.textContent = gettext("Challenges to you");
     ul = document.createElement("ul");
     ul.className = "match-list";
     ul.dataset.challengeList = "";
@@ -47,12 +49,13 @@ function mount(root) {
     who.textContent = challenge.from;
     const meta = document.createElement("span");
     meta.className = "match-row__meta";
-    meta.textContent = `${challenge.variant} to ${challenge.target}${challenge.rated ? " · rated" : ""}`;
+    meta.textContent = format(gettext("%(variant)s to %(score)s"), { variant: challenge.variant, score: challenge.target })
+      + (challenge.rated ? ` · ${gettext("rated")}` : "");
     const actions = document.createElement("span");
     actions.className = "match-row__actions";
     actions.append(
-      answerForm(root.dataset.acceptUrl, challenge.id, "Accept", "btn-primary"),
-      answerForm(root.dataset.declineUrl, challenge.id, "Decline", "btn-ghost"),
+      answerForm(root.dataset.acceptUrl, challenge.id, gettext("Accept"), "btn-primary"),
+      answerForm(root.dataset.declineUrl, challenge.id, gettext("Decline"), "btn-ghost"),
     );
     li.append(who, actions, meta);
     return li;

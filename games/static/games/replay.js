@@ -6,7 +6,7 @@
 import { cardGroup, handSort, moveParts, sortedCards } from "./hands.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "./cards.js";
 import { deadwoodAfterDiscard } from "./melds.js";
-import { actionText, countsText, fetchReview, lossText, markFor } from "./review.js";
+import { actionText, countsText, fetchReview, labelName, lossText, markFor } from "./review.js";
 import { format, gettext, ngettext } from "./i18n.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -15,7 +15,7 @@ const $ = (sel) => app.querySelector(sel);
 const steps = data.steps;
 const bottom = data.you === 1 ? 1 : 0;
 const top = 1 - bottom;
-const name = (seat) => data.seats[seat] + (data.you === seat ? " (you)" : "");
+const name = (seat) => (data.you === seat ? format(gettext("%(name)s (you)"), { name: data.seats[seat] }) : data.seats[seat]);
 let index = 0;
 let timer = null;
 
@@ -24,14 +24,14 @@ range.max = String(steps.length - 1);
 
 function renderHand(box, view, seat) {
   box.replaceChildren();
-  box.setAttribute("aria-label", `${name(seat)}'s hand`);
+  box.setAttribute("aria-label", format(gettext("Hand of %(name)s"), { name: name(seat) }));
   const melds = (view.melds || []).map(sortMeld);
   const inMelds = new Set(melds.flat());
   const dead = sortByRank(view.hand.filter((c) => !inMelds.has(c)));
   if (handSort() !== "melds") {  // the table settings: one row by rank or suit, melds marked
     const card = (c) => renderCard(c, inMelds.has(c) ? { className: "card--melded", label: `${cardName(c)}${gettext(" (in a meld)")}` } : {});
     const row = cardGroup(sortedCards(view.hand), { deadwood: true, card });
-    row.setAttribute("aria-label", `${name(seat)}: ${cardListName(sortedCards(view.hand))}`);
+    row.setAttribute("aria-label", format(gettext("%(name)s: %(cards)s"), { name: name(seat), cards: cardListName(sortedCards(view.hand)) }));
     box.append(row);
     return;
   }
@@ -42,7 +42,7 @@ function renderHand(box, view, seat) {
 function caption(i) {
   const frag = document.createElement("span");
   const step = steps[i];
-  if (!step.move) { frag.textContent = "The deal"; return frag; }
+  if (!step.move) { frag.textContent = gettext("The deal"); return frag; }
   const { seat, action, auto } = step.move;
   const who = data.seats[seat];
   const before = steps[i - 1].views[seat].hand;
@@ -57,11 +57,13 @@ function renderResult(result) {
   if (!result) { box.hidden = true; return; }
   box.hidden = false;
   const winner = result.winner === null || result.winner === undefined ? null : data.seats[result.winner];
-  const label = { knock: "Knock", gin: "Gin", big_gin: "Big gin", undercut: "Undercut", draw: "Draw" }[result.kind] ?? result.kind;
-  $("[data-result-headline]").textContent = winner ? `${label}: ${winner} scores ${result.points}` : `${label}: nobody scores`;
+  const label = { knock: gettext("Knock"), gin: gettext("Gin"), big_gin: gettext("Big gin"), undercut: gettext("Undercut"), draw: gettext("Draw") }[result.kind] ?? result.kind;
+  $("[data-result-headline]").textContent = winner
+    ? format(gettext("%(result)s: %(name)s scores %(points)s"), { result: label, name: winner, points: result.points })
+    : format(gettext("%(result)s: nobody scores"), { result: label });
   const dw = result.deadwood || [];
-  const parts = [`Deadwood: ${data.seats[0]} ${dw[0]}, ${data.seats[1]} ${dw[1]}.`];
-  if ((result.layoffs || []).length) parts.push(`Laid off: ${cardListName(result.layoffs)}.`);
+  const parts = [format(gettext("Deadwood: %(first)s %(a)s, %(second)s %(b)s."), { first: data.seats[0], a: dw[0], second: data.seats[1], b: dw[1] })];
+  if ((result.layoffs || []).length) parts.push(format(gettext("Laid off: %(cards)s."), { cards: cardListName(result.layoffs) }));
   $("[data-result-why]").textContent = parts.join(" ");
 }
 
@@ -73,8 +75,8 @@ function show(i) {
   renderHand($("[data-replay-hand='bottom']"), views[bottom], bottom);
   $("[data-replay-name='top']").textContent = name(top);
   $("[data-replay-name='bottom']").textContent = name(bottom);
-  $("[data-replay-dw='top']").textContent = `deadwood ${views[top].deadwood}`;
-  $("[data-replay-dw='bottom']").textContent = `deadwood ${views[bottom].deadwood}`;
+  $("[data-replay-dw='top']").textContent = format(gettext("deadwood %(points)s"), { points: views[top].deadwood });
+  $("[data-replay-dw='bottom']").textContent = format(gettext("deadwood %(points)s"), { points: views[bottom].deadwood });
   const pub = views[0];
   const stock = $("[data-replay-stock]");
   stock.replaceChildren();
@@ -92,7 +94,7 @@ function show(i) {
 function stop() {
   clearInterval(timer);
   timer = null;
-  $("[data-step='play']").textContent = "▶ Play";
+  $("[data-step='play']").textContent = gettext("▶ Play");
 }
 
 app.addEventListener("click", (event) => {
@@ -101,7 +103,7 @@ app.addEventListener("click", (event) => {
   if (step === "play") {
     if (timer) { stop(); return; }
     if (index >= steps.length - 1) show(0);
-    $("[data-step='play']").textContent = "⏸ Pause";
+    $("[data-step='play']").textContent = gettext("⏸ Pause");
     timer = setInterval(() => { if (index >= steps.length - 1) stop(); else show(index + 1); }, document.documentElement.dataset.motion === "fast" ? 450 : 900);  // the table settings' speed
     return;
   }
@@ -137,18 +139,19 @@ function annotate(i) {
   if (!d) { note.hidden = true; note.replaceChildren(); return; }
   note.hidden = false;
   note.replaceChildren();
-  if (review.hinted.has(steps[i].move?.seq)) note.append("💡 hint shown · ");
+  if (review.hinted.has(steps[i].move?.seq)) note.append(gettext("💡 hint shown · "));
   if (!d.label) {
-    note.append(d.loss > 0 ? `Good (${lossText(d.loss)})` : "Best play");
+    note.append(d.loss > 0 ? format(gettext("Good (%(loss)s)"), { loss: lossText(d.loss) }) : gettext("Best play"));
     return;
   }
-  note.append(markFor(d.label), ` ${d.label[0].toUpperCase()}${d.label.slice(1)}. `);
+  const labelText = labelName(d.label);
+  note.append(markFor(d.label), ` ${labelText[0].toUpperCase()}${labelText.slice(1)}. `);
   const better = document.createElement("span");
   better.className = "review-note__better";
   better.dataset.better = "";
   const hand = steps[i - 1].views[d.seat].hand;
   const gin = d.best.type === "knock" && deadwoodAfterDiscard(hand).get(d.best.card) === 0;
-  better.append("Better: ", actionText(d.best, { gin }), ` (${lossText(d.loss)})`);
+  better.append(gettext("Better: "), actionText(d.best, { gin }), ` (${lossText(d.loss)})`);
   note.append(better);
   // The better action on the cards: its card in the player's hand, or the pile.
   const box = $(`[data-replay-hand='${d.seat === bottom ? "bottom" : "top"}']`);
@@ -202,7 +205,7 @@ function drawGraph(decisions) {
       "data-seat-line": String(seat),
     });
     const title = svg("title", {});
-    title.textContent = `${data.seats[seat]}: expected points`;
+    title.textContent = format(gettext("%(name)s: expected points"), { name: data.seats[seat] });
     line.append(title);
     box.append(line);
     for (const d of mine.filter((m) => m.label)) {
@@ -226,13 +229,13 @@ function drawCursor(i) {
 
 function renderReview(r) {
   const status = $("[data-review-status]");
-  if (!r) { status.textContent = "No analysis for this hand."; return; }
-  if (!r.ready) { status.textContent = "The analysis of this hand is not ready yet: reload in a moment."; return; }
+  if (!r) { status.textContent = gettext("No analysis for this hand."); return; }
+  if (!r.ready) { status.textContent = gettext("The analysis of this hand is not ready yet: reload in a moment."); return; }
   review.ready = true;
   for (const d of r.decisions) review.byPly.set(d.ply, d);
   // A hint was given for the position of ``version``: the move that followed is seq version + 1.
   for (const h of r.hinted_versions || []) review.hinted.add(h.version + 1);
-  status.textContent = "Each decision judged from what its player could see at that moment.";
+  status.textContent = gettext("Each decision judged from what its player could see at that moment.");
   const summary = $("[data-review-summary]");
   summary.replaceChildren();
   for (const seat of [bottom, top]) {

@@ -6,9 +6,9 @@
 
 import { enableDrag } from "../drag.js";
 import {
-  cardListName, cardName, renderCard, renderCardText, sortByRank, sortMeld,
+  cardListName, cardName, renderCard, sortByRank, sortMeld,
 } from "../cards.js";
-import { confirmsDiscard, handCard, layOutHand, markConfirming, renderResultHands } from "../hands.js";
+import { confirmsDiscard, handCard, layOutHand, markConfirming, moveParts, renderResultHands } from "../hands.js";
 import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { deadwoodAfterDiscard } from "../melds.js";
@@ -17,7 +17,7 @@ import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from ".
 import { allMatches, putMatch } from "./store.js";
 import { syncOfflineMatches } from "./sync.js";
 import { sha256, fromHex, toHex } from "./sha256.js";
-import { format, gettext } from "../i18n.js";
+import { format, gettext, ngettext, pgettext } from "../i18n.js";
 
 const config = JSON.parse(document.getElementById("offline-config").textContent);
 const root = document.getElementById("table-app");
@@ -39,15 +39,22 @@ const ui = {
   account: null,    // {signed_in, name} once known
 };
 
-const LEVEL_NAMES = { easy: "easy", medium: "medium" };
+/** A level as the computer's name says it, in the page's language. */
+const levelName = (level) => ({
+  easy: pgettext("computer level in a name", "easy"), medium: pgettext("computer level in a name", "medium"),
+})[level] ?? level;
 // Every offline variant is played without a clock. "time_freedom" is how records made
 // before the set-up offered "Default" named the default rules (docs/offline.md).
-const VARIANTS = { default: "Default", time_freedom: "Default", straight: "Straight Gin", oklahoma: "Oklahoma Gin" };
+const variantName = (variant) => ({
+  default: pgettext("variant", "Default"), time_freedom: pgettext("variant", "Default"),
+  straight: gettext("Straight Gin"), oklahoma: gettext("Oklahoma Gin"),
+})[variant] ?? variant;
+const computerName = (level) => format(gettext("Computer (%(level)s)"), { level: levelName(level) });
 const seatName = (seat, { capital = false } = {}) => (
-  seat === YOU ? (capital ? "You" : "you") : `Computer (${LEVEL_NAMES[ui.record.level]})`
+  seat === YOU ? (capital ? gettext("You") : gettext("you")) : computerName(ui.record.level)
 );
 /** The name on the player's own seat: the account's, marked "(you)", once known. */
-const myBarName = () => (ui.account?.signed_in ? `${ui.account.name} (you)` : "You");
+const myBarName = () => (ui.account?.signed_in ? format(gettext("%(name)s (you)"), { name: ui.account.name }) : gettext("You"));
 
 // --------------------------------------------------------------------------
 // Legal actions of the player (from the engine's view)
@@ -76,7 +83,7 @@ const canBigGin = () => can((a) => a.type === "big_gin");
 // Playing
 // --------------------------------------------------------------------------
 async function save() {
-  try { await putMatch(structuredClone(ui.record)); } catch (error) { toast(`Could not save this match on the device: ${error}`); }
+  try { await putMatch(structuredClone(ui.record)); } catch (error) { toast(format(gettext("Could not save this match on the device: %(error)s"), { error })); }
 }
 
 function act(seat, action) {
@@ -136,11 +143,15 @@ function resultHeadline(result) {
   const who = result.winner === null ? "" : seatName(result.winner, { capital: true });
   const pts = result.points;
   switch (result.kind) {
-    case "gin": return mine ? `Gin! You score ${pts}` : `${who} went gin: ${pts} points`;
-    case "big_gin": return mine ? `Big gin! You score ${pts}` : `${who} made big gin: ${pts} points`;
-    case "undercut": return mine ? `Undercut! You score ${pts}` : `Undercut! ${who} scores ${pts}`;
-    case "knock": return mine ? `You win the hand: ${pts} points` : `${who} wins the hand: ${pts} points`;
-    default: return "Draw: nobody scores";
+    case "gin": return mine ? format(ngettext("Gin! You score %(n)s point", "Gin! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s went gin: %(n)s point", "%(name)s went gin: %(n)s points", pts), { name: who, n: pts });
+    case "big_gin": return mine ? format(ngettext("Big gin! You score %(n)s point", "Big gin! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s made big gin: %(n)s point", "%(name)s made big gin: %(n)s points", pts), { name: who, n: pts });
+    case "undercut": return mine ? format(ngettext("Undercut! You score %(n)s point", "Undercut! You score %(n)s points", pts), { n: pts })
+      : format(ngettext("Undercut! %(name)s scores %(n)s point", "Undercut! %(name)s scores %(n)s points", pts), { name: who, n: pts });
+    case "knock": return mine ? format(ngettext("You win the hand: %(n)s point", "You win the hand: %(n)s points", pts), { n: pts })
+      : format(ngettext("%(name)s wins the hand: %(n)s point", "%(name)s wins the hand: %(n)s points", pts), { name: who, n: pts });
+    default: return gettext("Draw: nobody scores");
   }
 }
 
@@ -152,16 +163,16 @@ function resultWhy(result, rules) {
   switch (result.kind) {
     case "gin":
       return rules.straight
-        ? `${cap(k)} melded all ten cards; ${seatName(d)} had ${dw[d]} deadwood (Straight Gin: no gin bonus).`
-        : `${cap(k)} melded all ten cards: ${seatName(d)}'s deadwood ${dw[d]} plus the gin bonus ${rules.gin_bonus}. No lay-offs after gin.`;
+        ? format(gettext("%(knocker)s melded all ten cards; %(defender)s had %(deadwood)s deadwood (Straight Gin: no gin bonus)."), { knocker: cap(k), defender: seatName(d), deadwood: dw[d] })
+        : format(gettext("%(knocker)s melded all ten cards: %(defender)s's deadwood %(deadwood)s plus the gin bonus %(bonus)s. No lay-offs after gin."), { knocker: cap(k), defender: seatName(d), deadwood: dw[d], bonus: rules.gin_bonus });
     case "big_gin":
-      return `${cap(result.winner)} melded all eleven cards: the opponent's deadwood ${dw[1 - result.winner]} plus the big gin bonus ${rules.big_gin_bonus}.`;
+      return format(gettext("%(winner)s melded all eleven cards: the opponent's deadwood %(deadwood)s plus the big gin bonus %(bonus)s."), { winner: cap(result.winner), deadwood: dw[1 - result.winner], bonus: rules.big_gin_bonus });
     case "knock":
-      return `${cap(k)} knocked with ${dw[k]} deadwood; ${seatName(d)} had ${dw[d]} after laying off. The knocker scores the difference: ${result.points}.`;
+      return format(gettext("%(knocker)s knocked with %(kd)s deadwood; %(defender)s had %(dd)s after laying off. The knocker scores the difference: %(points)s."), { knocker: cap(k), kd: dw[k], defender: seatName(d), dd: dw[d], points: result.points });
     case "undercut":
-      return `${cap(k)} knocked with ${dw[k]} deadwood but ${seatName(d)} had only ${dw[d]} after laying off: undercut! The difference plus the undercut bonus ${rules.undercut_bonus} = ${result.points}.`;
+      return format(gettext("%(knocker)s knocked with %(kd)s deadwood but %(defender)s had only %(dd)s after laying off: undercut! The difference plus the undercut bonus %(bonus)s = %(points)s."), { knocker: cap(k), kd: dw[k], defender: seatName(d), dd: dw[d], bonus: rules.undercut_bonus, points: result.points });
     default:
-      return "The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.";
+      return gettext("The stock ran down to two cards without a knock: the hand is a draw. The same dealer deals again.");
   }
 }
 
@@ -175,13 +186,13 @@ function renderShowdown() {
   if (hand && !(ui.record.resigned && hand.number === ui.game.hands.length && hand.state.phase !== "over")) {
     const result = hand.state.result;
     headline.textContent = resultHeadline(result);
-    why.textContent = `Hand ${hand.number}. ${resultWhy(result, ui.record.rules)}`;
+    why.textContent = format(gettext("Hand %(number)s. %(why)s"), { number: hand.number, why: resultWhy(result, ui.record.rules) });
     renderResultHands(result, handsBox, {
       order: [COMPUTER, YOU], name: (seat) => seatName(seat, { capital: true }),
     });
   } else {
-    headline.textContent = "Match over";
-    why.textContent = ui.record.resigned ? "You resigned." : "";
+    headline.textContent = gettext("Match over");
+    why.textContent = ui.record.resigned ? gettext("You resigned.") : "";
     handsBox.replaceChildren();
   }
   const scores = dialog.querySelector("[data-showdown-scores]");
@@ -207,14 +218,15 @@ function renderShowdown() {
 
 function renderMatchOver(box) {
   const f = ui.game.score;
-  box.querySelector("h3").textContent = f.winner === YOU ? "🏆 You win the match!" : `${seatName(COMPUTER, { capital: true })} wins the match`;
-  box.querySelector("[data-end-reason]").textContent = ui.record.resigned ? "Ended by resignation." : `First to ${ui.record.rules.target_score} points.`;
+  box.querySelector("h3").textContent = f.winner === YOU ? gettext("🏆 You win the match!") : format(gettext("%(name)s wins the match"), { name: seatName(COMPUTER, { capital: true }) });
+  const target = ui.record.rules.target_score;
+  box.querySelector("[data-end-reason]").textContent = ui.record.resigned ? gettext("Ended by resignation.") : format(ngettext("First to %(n)s point.", "First to %(n)s points.", target), { n: target });
   box.querySelector("[data-col-b]").textContent = seatName(COMPUTER, { capital: true });
   const body = box.querySelector("tbody");
   body.replaceChildren();
   for (const [label, get] of [
-    ["Hand points", (s) => f.hand_points[s]], ["Game bonus", (s) => f.bonuses[s].game],
-    ["Line bonus", (s) => f.bonuses[s].line], ["Shutout", (s) => f.bonuses[s].shutout],
+    [gettext("Hand points"), (s) => f.hand_points[s]], [gettext("Game bonus"), (s) => f.bonuses[s].game],
+    [gettext("Line bonus"), (s) => f.bonuses[s].line], [gettext("Shutout"), (s) => f.bonuses[s].shutout],
   ]) {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
@@ -237,7 +249,7 @@ function renderMatchOver(box) {
 function renderSheet() {
   const body = document.querySelector("[data-sheet-rows]");
   body.replaceChildren();
-  const labels = { knock: "Knock", gin: "Gin", big_gin: "Big gin", undercut: "Undercut", draw: "Draw (wall)" };
+  const labels = { knock: gettext("Knock"), gin: gettext("Gin"), big_gin: gettext("Big gin"), undercut: gettext("Undercut"), draw: gettext("Draw (wall)") };
   finishedHands().forEach((h, n) => {
     const r = h.state.result;
     const totals = runningTotals(n + 1);
@@ -265,7 +277,7 @@ function render() {
   renderMyHand();
   renderActions();
   renderSidebar();
-  document.title = myTurn() ? "● Your turn · Offline table" : "Offline table · Gin Rummy Online";
+  document.title = myTurn() ? gettext("● Your turn · Offline table") : gettext("Offline table · Gin Rummy Online");
 }
 
 function renderSeats() {
@@ -285,10 +297,15 @@ function renderOpponent() {
   box.replaceChildren();
   const known = v.opponent_known_cards;
   const count = v.opponent_card_count;
-  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: `${cardName(c)} (known)` }));
-  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: "hidden card" }));
-  box.setAttribute("aria-label", `Computer: ${count} cards${known.length ? `, known: ${cardListName(known)}` : ""}`);
-  $("[data-opp-note]").textContent = `${count} cards${known.length ? ` · known: ${known.length}` : ""}`;
+  for (const c of sortByRank(known)) box.append(renderCard(c, { className: "card--known", label: format(gettext("%(card)s (known)"), { card: cardName(c) }) }));
+  for (let i = known.length; i < count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
+  const cards = format(ngettext("%(n)s card", "%(n)s cards", count), { n: count });
+  const name = gettext("Computer");
+  box.setAttribute("aria-label", known.length
+    ? format(gettext("%(name)s: %(cards)s, known: %(known)s"), { name, cards, known: cardListName(known) })
+    : format(gettext("%(name)s: %(cards)s"), { name, cards }));
+  $("[data-opp-note]").textContent = known.length
+    ? format(gettext("%(cards)s · known: %(known)s"), { cards, known: known.length }) : cards;
 }
 
 function renderCentre() {
@@ -298,7 +315,8 @@ function renderCentre() {
   stock.dataset.active = String(stockActive);
   stock.disabled = !stockActive;
   stock.querySelector("[data-stock-count]").textContent = String(v.stock_count);
-  stock.setAttribute("aria-label", `Stock: ${v.stock_count} cards${stockActive ? ". Draw from the stock (S)" : ""}`);
+  stock.setAttribute("aria-label", format(ngettext("Stock: %(n)s card", "Stock: %(n)s cards", v.stock_count), { n: v.stock_count })
+    + (stockActive ? gettext(". Draw from the stock (S)") : ""));
   const slot = stock.querySelector(".pile__slot");
   slot.replaceChildren();
   if (v.stock_count > 0) slot.append(renderCard(null, { faceDown: true, label: "" }));
@@ -311,7 +329,8 @@ function renderCentre() {
   dslot.replaceChildren();
   dslot.classList.add("discard-stack");
   for (const c of v.discard_pile.slice(-3)) dslot.append(renderCard(c));
-  discard.setAttribute("aria-label", top ? `Discard pile: ${cardName(top)} on top${takeActive ? `. Take the ${cardName(top)} (D)` : ""}` : "Discard pile: empty");
+  discard.setAttribute("aria-label", !top ? gettext("Discard pile: empty")
+    : format(takeActive ? gettext("Discard pile: %(card)s on top. Take the %(card)s (D)") : gettext("Discard pile: %(card)s on top"), { card: cardName(top) }));
   $("[data-commitment-short]").textContent = toHex(sha256(fromHex(ui.game.current.seed))).slice(0, 12);
   $("[data-status]").replaceChildren(...statusLine());
 }
@@ -321,8 +340,8 @@ function statusLine() {
   const main = document.createElement("span");
   const sub = document.createElement("small");
   if (ui.record.status === "finished") {
-    main.textContent = "Match over";
-    sub.textContent = ui.game.score.winner === YOU ? "You won." : "The computer won.";
+    main.textContent = gettext("Match over");
+    sub.textContent = ui.game.score.winner === YOU ? gettext("You won.") : gettext("The computer won.");
     return [main, sub];
   }
   if (v.current_player === YOU && !ui.thinking) {
@@ -335,10 +354,10 @@ function statusLine() {
         { card: cardName(ui.confirming) });
     }
   } else if (v.current_player === COMPUTER) {
-    main.textContent = "Computer is thinking…";
-    sub.textContent = v.phase === "first_turn" ? "First turn: upcard offer." : "";
+    main.textContent = gettext("Computer is thinking…");
+    sub.textContent = v.phase === "first_turn" ? gettext("First turn: upcard offer.") : "";
   } else {
-    main.textContent = "Hand over";
+    main.textContent = gettext("Hand over");
   }
   return [main, sub];
 }
@@ -367,10 +386,10 @@ function renderMyHand() {
   }), c === ui.confirming);
   layOutHand(box, groups, dead, makeCard);
   const total = $("[data-deadwood]");
-  total.textContent = `Deadwood ${v.deadwood}`;
-  total.setAttribute("aria-label", `Your deadwood: ${v.deadwood} points`);
+  total.textContent = format(gettext("Deadwood %(points)s"), { points: v.deadwood });
+  total.setAttribute("aria-label", format(ngettext("Your deadwood: %(n)s point", "Your deadwood: %(n)s points", v.deadwood), { n: v.deadwood }));
   total.dataset.knockable = String(v.hand.length === 10 && v.deadwood <= v.knock_limit);
-  $("[data-knock-limit]").textContent = v.rules.straight ? "Straight gin: gin only" : `Knock limit ${v.knock_limit}`;
+  $("[data-knock-limit]").textContent = v.rules.straight ? gettext("Straight gin: gin only") : format(gettext("Knock limit %(limit)s"), { limit: v.knock_limit });
   if (focused) box.querySelector(`[data-card="${focused}"]`)?.focus();
 }
 
@@ -386,9 +405,9 @@ function renderActions() {
 function renderSidebar() {
   const r = ui.record.rules;
   renderFacts($("[data-meta]"), [
-    ["Computer", LEVEL_NAMES[ui.record.level]], ["Variant", VARIANTS[ui.record.variant]],
-    ["Target", r.target_score], ["Hand", ui.game.hands.length],
-    ["Knock limit", r.straight ? "gin only" : view().knock_limit], ["Rated", "no (offline)"],
+    [gettext("Computer"), levelName(ui.record.level)], [gettext("Variant"), variantName(ui.record.variant)],
+    [gettext("Target"), r.target_score], [gettext("Hand"), ui.game.hands.length],
+    [gettext("Knock limit"), r.straight ? gettext("gin only") : view().knock_limit], [gettext("Rated"), gettext("no (offline)")],
   ]);
   const totals = ui.record.status === "finished" ? ui.game.score.totals : ui.game.score.hand_points;
   renderScoreboard($("[data-scoreboard]"), [YOU, COMPUTER].map(
@@ -404,18 +423,11 @@ function renderSidebar() {
 function describeEvent(e) {
   const who = seatName(e.seat, { capital: true });
   const li = document.createElement("li");
-  switch (e.type) {
-    case "pass": li.textContent = `${who} passed`; break;
-    case "draw":
-      if (e.source === "discard") li.append(`${who} took `, renderCardText(e.card), " from the discard pile");
-      else li.textContent = `${who} drew from the stock`;
-      break;
-    case "discard": li.append(`${who} discarded `, renderCardText(e.card)); break;
-    case "knock": li.textContent = `${who} knocked`; break;
-    case "gin": li.textContent = `${who} went gin`; break;
-    case "big_gin": li.textContent = `${who} made big gin`; break;
-    default: li.textContent = `${who}: ${e.type}`;
-  }
+  // As before: the knock's card is face down and a card drawn from the stock is not
+  // named; the log says the rest.
+  const told = e.type === "knock" ? { type: "knock" }
+    : e.type === "draw" && e.source !== "discard" ? { type: "draw", source: "stock" } : e;
+  li.append(...moveParts(told, who));
   return li;
 }
 
@@ -531,11 +543,11 @@ async function showSetup() {
 
 function syncText(record) {
   const s = record.sync || { state: "pending" };
-  if (record.status !== "finished") return "In progress on this device.";
-  if (s.state === "uploaded") return "Saved to your account (unrated).";
-  if (s.state === "refused") return `Not saved to your account: ${s.message}`;
-  if (record.owner && ui.account?.signed_in && record.owner !== ui.account.username) return "Belongs to another account on this device.";
-  return ui.account?.signed_in ? "Waiting to be saved to your account…" : "Will be saved to your account when you are online and signed in.";
+  if (record.status !== "finished") return gettext("In progress on this device.");
+  if (s.state === "uploaded") return gettext("Saved to your account (unrated).");
+  if (s.state === "refused") return format(gettext("Not saved to your account: %(reason)s"), { reason: s.message });
+  if (record.owner && ui.account?.signed_in && record.owner !== ui.account.username) return gettext("Belongs to another account on this device.");
+  return ui.account?.signed_in ? gettext("Waiting to be saved to your account…") : gettext("Will be saved to your account when you are online and signed in.");
 }
 
 async function renderSaved() {
@@ -543,8 +555,8 @@ async function renderSaved() {
   const records = await allMatches();
   list.replaceChildren();
   document.querySelector("[data-sync-note]").textContent = records.length
-    ? "Finished matches are saved to your account as unrated matches once you are online and signed in."
-    : "None yet.";
+    ? gettext("Finished matches are saved to your account as unrated matches once you are online and signed in.")
+    : gettext("None yet.");
   for (const record of records.slice(0, 20)) {
     let game = null;
     try { game = replay(record); } catch { /* a damaged record: listed, not playable */ }
@@ -553,12 +565,12 @@ async function renderSaved() {
     li.dataset.offlineMatch = record.id;
     const who = document.createElement("span");
     who.className = "match-row__who";
-    who.textContent = `vs Computer (${LEVEL_NAMES[record.level]}) `;
+    who.textContent = `${format(gettext("vs %(opponent)s"), { opponent: computerName(record.level) })} `;
     const badge = document.createElement("span");
-    if (!game) { badge.className = "badge"; badge.textContent = "cannot be read"; } else if (record.status === "finished") {
+    if (!game) { badge.className = "badge"; badge.textContent = gettext("cannot be read"); } else if (record.status === "finished") {
       badge.className = game.score.winner === YOU ? "result-win" : "result-loss";
-      badge.textContent = game.score.winner === YOU ? "won" : "lost";
-    } else { badge.className = "badge badge--live"; badge.textContent = "in progress"; }
+      badge.textContent = game.score.winner === YOU ? gettext("won") : gettext("lost");
+    } else { badge.className = "badge badge--live"; badge.textContent = gettext("in progress"); }
     who.append(badge);
     const actions = document.createElement("span");
     actions.className = "match-row__actions";
@@ -566,20 +578,20 @@ async function renderSaved() {
       const resume = document.createElement("button");
       resume.type = "button";
       resume.className = "btn btn-small btn-primary";
-      resume.textContent = "Resume";
+      resume.textContent = gettext("Resume");
       resume.addEventListener("click", () => showTable(record));
       actions.append(resume);
     } else if (record.sync?.state === "uploaded" && record.sync.url) {
       const a = document.createElement("a");
       a.className = "btn btn-small btn-ghost";
       a.href = record.sync.url;
-      a.textContent = "Score sheet";
+      a.textContent = gettext("Score sheet");
       actions.append(a);
     }
     const meta = document.createElement("span");
     meta.className = "match-row__meta";
     const totals = !game ? ["?", "?"] : record.status === "finished" ? game.score.totals : game.score.hand_points;
-    meta.textContent = `${totals[YOU]} – ${totals[COMPUTER]} · ${VARIANTS[record.variant] ?? record.variant} to ${record.rules.target_score} · ${syncText(record)}`;
+    meta.textContent = `${totals[YOU]} – ${totals[COMPUTER]} · ${format(gettext("%(variant)s to %(score)s"), { variant: variantName(record.variant), score: record.rules.target_score })} · ${syncText(record)}`;
     li.append(who, actions, meta);
     list.append(li);
   }
@@ -611,7 +623,7 @@ async function sync() {
   });
   ui.account = account;
   const label = document.querySelector("[data-account]");
-  label.textContent = account?.signed_in ? account.name : account ? "not signed in" : "";
+  label.textContent = account?.signed_in ? account.name : account ? gettext("not signed in") : "";
   if (!ui.record) await renderSaved();
   else render();  // the player's seat now names the account
 }
@@ -620,7 +632,7 @@ const syncSoon = () => setTimeout(sync, 0);
 function renderNet() {
   const net = document.querySelector("[data-net]");
   net.dataset.state = navigator.onLine ? "online" : "offline";
-  net.textContent = navigator.onLine ? "online" : "offline";
+  net.textContent = navigator.onLine ? gettext("online") : gettext("offline");
   // Links to pages of the site ("My matches") cannot open without the network:
   // offline they are shown unavailable, with the reason, instead of leading nowhere.
   for (const link of document.querySelectorAll("[data-online-only]")) {
@@ -635,11 +647,11 @@ function renderNet() {
     } else {
       const note = document.createElement("small");
       note.className = "site-nav__note";
-      note.textContent = "needs a connection";
+      note.textContent = gettext("needs a connection");
       link.removeAttribute("href");
       link.setAttribute("role", "link");
       link.setAttribute("aria-disabled", "true");
-      link.title = `${link.dataset.label} opens when you are online again`;
+      link.title = format(gettext("%(page)s opens when you are online again"), { page: link.dataset.label });
       link.replaceChildren(`${link.dataset.label} `, note);
     }
   }

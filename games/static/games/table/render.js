@@ -190,7 +190,7 @@ export function renderMyHand() {
     const wrap = document.createElement("div");
     wrap.className = "meld-group meld-group--deadwood";
     for (const c of sortByRank(known)) wrap.append(renderCard(c, { className: "card--known", label: format(gettext("%(card)s (known)"), { card: cardName(c) }) }));
-    for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: "hidden card" }));
+    for (let i = known.length; i < count; i++) wrap.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
     box.append(wrap);
     box.setAttribute("aria-label", format(gettext("%(name)s: %(cards)s"), { name: seatName(0, { capital: true }), cards: format(ngettext("%(n)s card", "%(n)s cards", count), { n: count }) }));
     return;

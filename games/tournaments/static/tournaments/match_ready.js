@@ -5,8 +5,9 @@
 // tournament match is over (games/static/games/table/tournament.js).
 
 import { play } from "/static/games/sound.js";
+import { gettext } from "/static/games/i18n.js";
 
-export const READY_TITLE = "▶ Your match is ready";
+const readyTitle = () => gettext("▶ Your match is ready");
 // Long enough to hear the sound and read the prompt; short enough that the player is
 // at the table when their turn comes (their clock runs from the start).
 const GO_AFTER_MS = 1200;
@@ -14,7 +15,7 @@ let goingTo = null;
 
 /** Take the player to their match's table at `url` (once per match). */
 export function goToMatch(url) {
-  document.title = READY_TITLE;
+  document.title = readyTitle();
   if (goingTo === url) return;
   goingTo = url;
   play("turn");

@@ -6,6 +6,7 @@
 // section is opened.
 
 import { goToMatch, tournamentSocket } from "./match_ready.js";
+import { format, gettext, ngettext, pgettext } from "/static/games/i18n.js";
 
 const config = JSON.parse(document.getElementById("tournament-config").textContent);
 const body = document.getElementById("standings-body");
@@ -14,7 +15,15 @@ const ready = document.getElementById("match-ready");
 const readyLink = document.getElementById("match-ready-link");
 const dot = document.getElementById("t-socket");
 const statusBadge = document.getElementById("t-status");
-const STATUS = { scheduled: "Upcoming", live: "Live", finished: "Finished", cancelled: "Cancelled" };
+const STATUS = {
+  scheduled: pgettext("tournament", "Upcoming"), live: pgettext("tournament", "Live"),
+  finished: pgettext("tournament", "Finished"), cancelled: pgettext("tournament", "Cancelled"),
+};
+/** An entrant's status, as its badge says it. */
+const entrantStatus = (status) => ({
+  paused: pgettext("entrant", "paused"), withdrawn: pgettext("entrant", "withdrawn"),
+  removed: pgettext("entrant", "removed"),
+})[status] ?? status;
 let lastVersion = -1;
 
 function cell(text, cls) {
@@ -55,12 +64,13 @@ function renderStandings(message) {
     if (r.fire) {
       const fire = document.createElement("span");
       fire.className = "t-fire";
-      fire.title = "On fire: the next win counts double";
+      fire.title = gettext("On fire: the next win counts double");
       fire.textContent = " 🔥";
       name.append(fire);
     }
-    if (r.status !== "active") name.append(" ", badge(r.status));
-    tr.append(name, cell(fmt(r.points)), cell(`${r.wins}–${r.losses}${r.byes ? ` (+${r.byes} bye)` : ""}`));
+    if (r.status !== "active") name.append(" ", badge(entrantStatus(r.status)));
+    const byes = r.byes ? ` ${format(ngettext("(+%(n)s bye)", "(+%(n)s byes)", r.byes), { n: r.byes })}` : "";
+    tr.append(name, cell(fmt(r.points)), cell(`${r.wins}–${r.losses}${byes}`));
     if (config.format === "swiss") for (const tb of r.tiebreaks) tr.append(cell(fmt(tb)));
     return tr;
   });
@@ -77,7 +87,7 @@ function renderStandings(message) {
   if (!items.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = "No match in play.";
+    li.textContent = gettext("No match in play.");
     items.push(li);
   }
   live.replaceChildren(...items);
@@ -92,10 +102,10 @@ function renderStandings(message) {
       time.dateTime = message.ends_at;
       time.dataset.countdown = "";
       time.textContent = new Date(message.ends_at).toUTCString();
-      when.replaceChildren("ends ", time);
+      when.replaceChildren(gettext("ends "), time);
     } else {
       when.textContent = message.status === "live"
-        ? (config.format === "swiss" ? `round ${message.round}` : "started: in play now")
+        ? (config.format === "swiss" ? format(gettext("round %(number)s"), { number: message.round }) : gettext("started: in play now"))
         : STATUS[message.status].toLowerCase();
     }
   }
@@ -112,7 +122,7 @@ const earlierRounds = document.getElementById("earlier-rounds");
 function pairingItem(p) {
   const li = document.createElement("li");
   if (!p.seat1) {
-    li.append(`${p.seat0} `, badge("bye"));
+    li.append(`${p.seat0} `, badge(gettext("bye")));
     return li;
   }
   const names = [p.seat0, p.seat1].map((name, seat) => {
@@ -127,7 +137,7 @@ function pairingItem(p) {
   } else if (p.url) {
     const watch = document.createElement("a");
     watch.href = p.url;
-    watch.textContent = "watch";
+    watch.textContent = gettext("watch");
     li.append(" ", watch);
   }
   return li;
@@ -140,12 +150,12 @@ function addEarlierRound(number) {
   details.className = "t-round";
   details.dataset.roundUrl = url;
   const summary = document.createElement("summary");
-  summary.textContent = `Round ${number}`;
+  summary.textContent = format(gettext("Round %(number)s"), { number });
   const box = document.createElement("div");
   box.className = "t-round__pairings";
   const link = document.createElement("a");
   link.href = url;
-  link.textContent = `Show the pairings of round ${number}`;
+  link.textContent = format(gettext("Show the pairings of round %(number)s"), { number });
   box.append(link);
   details.append(summary, box);
   watchRound(details);
@@ -157,7 +167,7 @@ function renderPairings(message) {
   const shown = Number(currentRound.dataset.round);
   if (shown && shown !== message.round) addEarlierRound(shown);
   currentRound.dataset.round = String(message.round);
-  currentRound.textContent = `Round ${message.round}`;
+  currentRound.textContent = format(gettext("Round %(number)s"), { number: message.round });
   const list = document.createElement("ul");
   list.className = "t-pairings";
   list.append(...message.pairings.map(pairingItem));
@@ -174,7 +184,7 @@ function matchReady(message) {
   readyLink.href = message.url;
   ready.hidden = false;
   const text = document.getElementById("match-ready-text");
-  if (text) text.textContent = "Your match is ready: taking you to the table…";
+  if (text) text.textContent = gettext("Your match is ready: taking you to the table…");
   goToMatch(message.url);
 }
 
