@@ -11,8 +11,9 @@ Creates a separate PostgreSQL database (``gin_puzzlebench``; dropped at the end 
    re-evaluated in 192, a lead of 5 points, no near copies), timing this process's
    CPU; prints the tally, puzzles kept per CPU minute and the theme mix.
 2. **levels** (``--attempts N``, 0 to skip): one account per computer level answers N
-   puzzles through the API (``GET /api/puzzle/next``, ``POST /api/puzzle/{id}/answer``
-   with an API token, Django's test client), choosing with ``games.bots.choose_action``
+   puzzles, the levels in turn, through the API (``GET /api/puzzle/next``,
+   ``POST /api/puzzle/{id}/answer`` with an API token, Django's test client), choosing
+   with ``games.bots.choose_action``
    on the puzzle's view; prints each level's puzzle rating, deviation and 95% interval
    (rating ± 1.96 deviations) and the share solved.
 
@@ -115,36 +116,46 @@ def levels(options: argparse.Namespace) -> None:
     from tests.factories import create_user
 
     host = os.environ.get("ALLOWED_HOSTS", "localhost").split(",")[0]
-    results = {}
+    players = {}
     for level in options.levels.split(","):
         user = create_user(f"puzzle-{level}", bot=True)
         _row, token = api_token_create(user=user, name="bench")
         client = Client(HTTP_AUTHORIZATION=f"Bearer {token}", HTTP_HOST=host)
-        rng = random.Random(f"{options.seed}:{level}")
-        cpu = time.process_time()
-        solved = 0
-        for n in range(options.attempts):
-            asked = client.get("/api/puzzle/next")
+        players[level] = {"user": user, "client": client, "solved": 0, "cpu": 0.0,
+                          "rng": random.Random(f"{options.seed}:{level}"), "done": False}
+    # Round robin: one answer of each level in turn, so that every level meets the same
+    # pool of puzzles as the answers move its ratings (one level after another, the
+    # later ones would meet puzzles the earlier ones had already moved).
+    for _n in range(options.attempts):
+        for level, p in players.items():
+            if p["done"]:
+                continue
+            started = time.process_time()
+            asked = p["client"].get("/api/puzzle/next")
             if asked.status_code != 200:
-                print(f"  {level}: no puzzle left after {n} answers")
-                break
+                print(f"  {level}: no puzzle left")
+                p["done"] = True
+                continue
             puzzle = asked.json()
-            action = choose_action(level, puzzle["view"], puzzle["legal_actions"], rng)
+            action = choose_action(level, puzzle["view"], puzzle["legal_actions"], p["rng"])
             if action["type"] == "draw":
                 action = {"type": "draw", "source": action["source"]}
-            answer = client.post(f"/api/puzzle/{puzzle['id']}/answer",
-                                 data=json.dumps({"action": action}),
-                                 content_type="application/json")
+            answer = p["client"].post(f"/api/puzzle/{puzzle['id']}/answer",
+                                      data=json.dumps({"action": action}),
+                                      content_type="application/json")
             assert answer.status_code == 200, answer.content
-            solved += answer.json()["correct"]
-        row = PuzzlePlayer.objects.get(user=user)
+            p["solved"] += answer.json()["correct"]
+            p["cpu"] += time.process_time() - started
+    results = {}
+    for level, p in players.items():
+        row = PuzzlePlayer.objects.get(user=p["user"])
         low, high = row.rating - 1.96 * row.deviation, row.rating + 1.96 * row.deviation
         results[level] = (row.rating, low, high)
         print(f"  {level:7s} rating {row.rating:7.1f}  deviation {row.deviation:5.1f}  "
-              f"95% [{low:7.1f}, {high:7.1f}]  solved {solved}/{row.attempts} "
-              f"({100 * solved / max(1, row.attempts):.0f}%)  "
-              f"{time.process_time() - cpu:.0f} CPU s", flush=True)
-        assert puzzle_player(user=user)["attempts"] == row.attempts
+              f"95% [{low:7.1f}, {high:7.1f}]  solved {p['solved']}/{row.attempts} "
+              f"({100 * p['solved'] / max(1, row.attempts):.0f}%)  {p['cpu']:.0f} CPU s",
+              flush=True)
+        assert puzzle_player(user=p["user"])["attempts"] == row.attempts
     names = list(results)
     ordered = all(results[a][0] < results[b][0] for a, b in pairwise(names))
     apart = all(results[a][2] < results[b][1] for a, b in pairwise(names))
