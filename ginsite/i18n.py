@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import zoneinfo
 from typing import Any
+from urllib.parse import unquote
 
 from django.conf import settings
 from django.http import Http404, HttpRequest
@@ -43,7 +44,7 @@ def supported(code: str | None) -> str | None:
 
 
 def request_time_zone(request: HttpRequest) -> zoneinfo.ZoneInfo | None:
-    name = request.COOKIES.get(TIME_ZONE_COOKIE, "")
+    name = unquote(request.COOKIES.get(TIME_ZONE_COOKIE, ""))
     if not name or len(name) > 64:
         return None
     try:

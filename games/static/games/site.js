@@ -1,7 +1,20 @@
-// Small behaviours on every page: the table settings (prefs.js), copy buttons, and the
+// Small behaviours on every page: the table settings (prefs.js), the browser's time
+// zone for the server (the tz cookie), copy buttons, and the
 // service worker that makes the site installable and playable offline (/play/offline/).
 
 import "./prefs.js";
+import { gettext } from "./i18n.js";
+
+// The browser's time zone, for the server to show times in it (ginsite/i18n.py reads
+// the tz cookie; the boards' weeks and months stay UTC). Set when it changes; the
+// next page has it.
+try {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const current = document.cookie.split("; ").find((c) => c.startsWith("tz="))?.slice(3);
+  if (zone && decodeURIComponent(current ?? "") !== zone) {
+    document.cookie = `tz=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+  }
+} catch { /* no Intl time zone: UTC */ }
 
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("[data-copy]");
@@ -17,7 +30,7 @@ document.addEventListener("click", async (event) => {
     copied = document.execCommand?.("copy") ?? false;
   }
   const label = button.textContent;
-  button.textContent = copied ? "Copied!" : "Select and copy";
+  button.textContent = copied ? gettext("Copied!") : gettext("Select and copy");
   setTimeout(() => { button.textContent = label; }, 1800);
 });
 
