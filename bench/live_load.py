@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.live_load                       # 100 ... 1,000 players
     .venv/bin/python -m bench.live_load --steps 50,100 --step-seconds 15   # a quick look
+    .venv/bin/python -m bench.live_load --target http://127.0.0.1:PORT    # a running topology
 
 Starts a private ``redis-server`` on a free loopback port and ``bench.stack.Stack``
 on it (two daphne processes sharing the Redis channel layer, a Celery worker,
@@ -20,6 +21,12 @@ the opponent's socket, on the other process, receives it) p99, error counts by
 kind, the load average and the share of the machine's CPU time its hypervisor gave to
 other machines (``steal``: a run beside a high one compares only with runs beside it);
 then the first step at which p99 passed 100 ms.
+
+With ``--target URL`` it starts nothing: the players play through that address (the
+nginx of ``python -m bench.topology up``, both seats of a match through it, nginx
+spreading their sockets over its ASGI processes), their accounts are written into the
+topology's database (through its PgBouncer, from ``--topology-dir``'s ``env``), and the
+CPU time is that of the topology's processes (nginx and PgBouncer included).
 
 Users and sessions are written straight into the stack's database (what a
 successful login leaves behind): the login form's password hashing costs about
@@ -138,9 +145,9 @@ class CpuMeter:
     counts too: measure on a quiet machine. Each process counts with its children
     (granian serves from a worker process of its own)."""
 
-    def __init__(self, groups: dict[str, list[int]]) -> None:
+    def __init__(self, groups: dict[str, list[int]], postmaster: int | None = None) -> None:
         self.groups = groups
-        self.postmaster = postmaster_pid()
+        self.postmaster = postmaster or postmaster_pid()
 
     def sample(self) -> CpuSample:
         parts = {
@@ -472,11 +479,19 @@ def main() -> None:
                         help="Redis servers the channel layer is sharded over")
     parser.add_argument("--rules", default="default", help="variant preset of the matches")
     parser.add_argument("--database", default="gin_liveload")
+    parser.add_argument("--target", metavar="URL",
+                        help="play through this running topology's nginx (bench.topology up) "
+                             "instead of starting a stack")
+    parser.add_argument("--topology-dir", default=None,
+                        help="the run directory of --target's topology (build/topology)")
     args = parser.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     if any(s % 2 or s <= 0 for s in steps) or steps != sorted(steps) or steps[-1] > MAX_PLAYERS:
         parser.error(f"steps: increasing even numbers up to {MAX_PLAYERS}")
 
+    if args.target:
+        run_against_target(args, steps)
+        return
     if args.asgi < 2:
         parser.error("--asgi: at least 2 (the players of a match are on different processes)")
     redis_servers = [RedisServer() for _ in range(max(1, args.redis_shards))]
@@ -494,7 +509,11 @@ def main() -> None:
         print(f"stack: {args.server} {', '.join(urls)}, worker, beat; {args.layer} layer on "
               f"Redis {', '.join(s.url for s in redis_servers)}; database {args.database}",
               flush=True)
-        outcome = run_clients(args, steps, stack, redis_servers, urls)
+        outcome = run_clients(args, steps, stack.env, urls, redis_servers, {
+            "asgi": [p.pid for p in stack.asgi],
+            "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
+            "redis": [server.process.pid for server in redis_servers if server.process],
+        })
     finally:
         stack.stop()
         for server in redis_servers:
@@ -511,8 +530,49 @@ class Outcome:
     shards: list[list[int]]  # match groups on each Redis server at the end of each window
 
 
-def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
-                redis_servers: list[RedisServer], urls: list[str]) -> Outcome:
+class ShardCounter:
+    """A running Redis server of a topology, counted as ``RedisServer.match_groups``."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def match_groups(self) -> int:
+        return RedisServer.match_groups(self)  # type: ignore[arg-type]
+
+
+def run_against_target(args: argparse.Namespace, steps: list[int]) -> None:
+    """The players through a running topology's nginx (``bench.topology up``)."""
+    from pathlib import Path
+
+    from bench.topology import DEFAULT_DIR, Topology
+
+    topology = Topology.find(Path(args.topology_dir) if args.topology_dir else DEFAULT_DIR)
+    layout = topology.layout
+    env = dict(line.split("=", 1) for line in
+               (layout.path / "env").read_text().splitlines() if "=" in line)
+    pids = {name: topology.pid(name) for name in layout.services}
+
+    def of(*prefixes: str) -> list[int]:
+        return [pid for name, pid in pids.items()
+                if pid is not None and name.startswith(prefixes)]
+
+    print(f"target: {args.target} (nginx of the topology in {layout.path}): "
+          f"{len(layout.asgi_ports)} ASGI processes, channel layer on "
+          f"{len(layout.redis_ports) - 1} Redis servers, PgBouncer", flush=True)
+    outcome = run_clients(
+        args, steps, env, [args.target.rstrip("/")],
+        [ShardCounter(port) for port in layout.redis_ports[:-1]],
+        {"asgi": of("asgi-"), "worker+beat": of("worker", "analysis-worker", "beat"),
+         "redis": of("redis-"), "nginx+pgbouncer": of("nginx", "pgbouncer")},
+        postmaster=topology.pid("postgres"),
+    )
+    args.asgi = len(layout.asgi_ports)
+    report(args, steps, outcome)
+
+
+def run_clients(args: argparse.Namespace, steps: list[int], env: dict[str, str],
+                urls: list[str], redis_servers: list[Any], groups: dict[str, list[int]],
+                postmaster: int | None = None) -> Outcome:
     step_length = args.settle_seconds + args.step_seconds
     start = time.time() + 3
     step_starts = [start + index * step_length for index in range(len(steps))]
@@ -524,7 +584,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
     processes = []
     for index in range(args.clients):
         plan = {
-            "env": {k: v for k, v in stack.env.items() if k.isupper()},
+            "env": {k: v for k, v in env.items() if k.isupper()},
             # The two seats of a match on two different processes, matches spread
             # over all of them.
             "urls": [urls[index % len(urls)], urls[(index + 1) % len(urls)]],
@@ -537,12 +597,7 @@ def run_clients(args: argparse.Namespace, steps: list[int], stack: Stack,
         process = context.Process(target=client_main, args=(plan, queue), daemon=True)
         process.start()
         processes.append(process)
-    meter = CpuMeter({
-        "asgi": [p.pid for p in stack.asgi],
-        "worker+beat": [p.pid for p in (stack.worker, stack.beat) if p is not None],
-        "redis": [server.process.pid for server in redis_servers],
-        "clients": [p.pid for p in processes],
-    })
+    meter = CpuMeter({**groups, "clients": [p.pid for p in processes]}, postmaster)
     loads: list[tuple[float, float]] = []
     edges = [edge for window in windows for edge in window]
     samples: list[CpuSample] = []

@@ -52,6 +52,9 @@ class Player:
     # (last version seen before a connection, version of its first state)
     resyncs: list[tuple[int, int]] = field(default_factory=list)
     drops: int = 0
+    # Ask for the table again a second after a ``server_error`` (the page says "nothing
+    # was changed, try again in a moment", and its person does), then play on it.
+    retry_server_errors: bool = False
     finished: bool = False
     you: int | None = None
     server_index: int = 0
@@ -113,6 +116,9 @@ class Player:
                 for submission in self.submissions:
                     if submission.outcome == "pending":
                         submission.outcome = "refused"
+                if self.retry_server_errors and frame.get("code") == "server_error":
+                    await asyncio.sleep(1.0)
+                    await ws.send(json.dumps({"type": "sync"}))
 
     async def _on_state(self, ws: ClientConnection, state: dict[str, Any]) -> None:
         self.states.append(state)
