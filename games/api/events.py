@@ -71,13 +71,17 @@ def challenge_json(challenge: Any) -> dict[str, Any]:
         "variant": challenge.variant,
         "target": challenge.rules["target_score"],
         "rated": challenge.rated,
+        "days": challenge.days_per_move,
     }
 
 
 def lobby_challenge_json(challenge: Any) -> dict[str, Any]:
     """A challenge as a person's lobby lists it (templates/api/_incoming_challenges.html):
-    the stream's fields, the challenger by display name."""
-    return {**challenge_json(challenge), "from": challenge.challenger.display_name}
+    the stream's fields but the days per move (the lobby's frame, games/wire.py, has
+    none: the challenge's page says them), the challenger by display name."""
+    offer = {**challenge_json(challenge), "from": challenge.challenger.display_name}
+    offer.pop("days")
+    return offer
 
 
 def challenge_offered(challenge: Any) -> None:

@@ -268,6 +268,9 @@ class ChallengeOffer(Answer):
     variant: Variant
     target: Target
     rated: bool
+    days: DaysPerMove | None = Field(
+        None, description="A correspondence match's days per move; null for a live match."
+    )
 
 
 class Challenge(ChallengeOffer):

@@ -52,7 +52,8 @@ def test_challenges_and_matches_on_the_event_streams(live_asgi_server, live_cele
         assert status == 200
         first = answer["challenge"]["id"]
         assert otto_events.next() == {"type": "challenge", "challenge": {
-            "id": first, "from": "robo", "variant": "oklahoma", "target": 100, "rated": True}}
+            "id": first, "from": "robo", "variant": "oklahoma", "target": 100, "rated": True,
+            "days": None}}
         assert api(base, otto_token, "POST", f"/api/challenge/{first}/decline")[0] == 200
         assert robo_events.next() == {"type": "challengeDeclined", "challenge": {"id": first}}
 
