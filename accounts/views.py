@@ -56,7 +56,7 @@ class TableSettingsForm(forms.ModelForm):
 
 class DeleteAccountForm(forms.Form):
     confirm = forms.CharField(
-        label="Type your username to confirm",
+        label=gettext_lazy("Type your username to confirm"),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 

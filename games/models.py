@@ -3,6 +3,7 @@ append-only Move log that can rebuild every hand exactly."""
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def _is_set(field: str) -> models.Q:
@@ -21,16 +22,16 @@ class Match(models.Model):
         CANCELLED = "cancelled", "Invitation closed"
 
     class EndReason(models.TextChoices):
-        TARGET = "target", "Target score reached"
-        RESIGN = "resign", "Resigned"
-        ABANDON = "abandon", "Abandoned"
+        TARGET = "target", _("Target score reached")
+        RESIGN = "resign", _("Resigned")
+        ABANDON = "abandon", _("Abandoned")
         # A moderator suspended (banned) a player: they forfeit every match in play.
-        SUSPENDED = "suspended", "Forfeit: account suspended"
+        SUSPENDED = "suspended", _("Forfeit: account suspended")
         # A correspondence match's player ran out of days for a turn.
-        TIMEOUT = "timeout", "Ran out of time"
+        TIMEOUT = "timeout", _("Ran out of time")
         # Why an invitation closed unanswered (status CANCELLED).
-        INVITE_CANCELLED = "cancelled", "Invitation cancelled by its host"
-        INVITE_EXPIRED = "expired", "Invitation expired"
+        INVITE_CANCELLED = "cancelled", _("Invitation cancelled by its host")
+        INVITE_EXPIRED = "expired", _("Invitation expired")
 
     class Kind(models.TextChoices):
         COMPUTER = "computer", "Against the computer"
