@@ -549,14 +549,22 @@ http {{
 
     # --- stopping -----------------------------------------------------------------------------
     def down(self, log=print) -> None:
-        """Stop every supervisor (each stops its process) in the reverse order of start,
-        then make sure nothing is left."""
+        """Stop every supervisor (each stops its process): first the site's processes
+        and nginx together, then the data services (PgBouncer, Redis, PostgreSQL); then
+        make sure nothing is left."""
         layout = self.layout
-        for name in reversed(layout.services):
-            supervisor = read_pid(pid_file(layout, name, True))
-            if supervisor is not None:
-                os.kill(supervisor, signal.SIGTERM)
-                self._wait_gone(supervisor, 20)
+        data = ("postgres", "pgbouncer", "redis-")
+        site = [name for name in layout.services if not name.startswith(data)]
+        stores = [name for name in reversed(layout.services) if name.startswith(data)]
+        for group in (site, stores):
+            supervisors = [read_pid(pid_file(layout, name, True)) for name in group]
+            for supervisor in supervisors:
+                if supervisor is not None:
+                    os.kill(supervisor, signal.SIGTERM)
+            for supervisor in supervisors:
+                if supervisor is not None:
+                    self._wait_gone(supervisor, 30)
+        for name in layout.services:
             child = read_pid(pid_file(layout, name))
             if child is not None:  # its supervisor died first
                 try:

@@ -23,6 +23,7 @@ import asyncio
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -86,18 +87,21 @@ class TimedPlayer(Player):
 
 
 def busiest(ports: list[int]) -> int:
-    """The port among ``ports`` with the most established connections to it."""
-    listed = subprocess.run(["ss", "-Htn", "state", "established"], capture_output=True,
-                            text=True).stdout
-    counts = {port: 0 for port in ports}
-    for line in listed.splitlines():
+    """The port among ``ports`` whose established connections sent the most bytes: the
+    ASGI process holding the players' sockets (nginx's idle keep-alive connections to
+    the others carried a health check or two)."""
+    listed = subprocess.run(["ss", "-Htni", "state", "established"], capture_output=True,
+                            text=True).stdout.splitlines()
+    sent = dict.fromkeys(ports, 0)
+    for line, info in itertools.pairwise(listed):
         fields = line.split()
-        if len(fields) >= 3:
-            local = fields[2] if fields[0].isdigit() else fields[3]
-            port = int(local.rsplit(":", 1)[1])
-            if port in counts:
-                counts[port] += 1
-    return max(ports, key=lambda port: counts[port])
+        if line.startswith(("\t", " ")) or len(fields) < 3:
+            continue
+        port = int(fields[2].rsplit(":", 1)[1])
+        found = re.search(r"bytes_sent:(\d+)", info)
+        if port in sent and found:
+            sent[port] += int(found.group(1))
+    return max(ports, key=lambda port: sent[port])
 
 
 def redis_channels(port: int) -> int:
@@ -144,6 +148,7 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
                for match_id, cookie in matches]
     waits: dict[str, float] = {}
     refusals: dict[str, int] = {}
+    drops: dict[str, int] = {}
 
     async def run() -> None:
         stop = asyncio.Event()
@@ -154,13 +159,17 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
             async def fault(name: str, hurt: Any, service: str) -> None:
                 started = time.monotonic()
                 errors_before = sum(len(p.errors) for p in players)
+                drops_before = sum(p.drops for p in players)
                 old = hurt(service)
                 await asyncio.to_thread(topology.wait_running, service, old)
                 waits[name] = await wait_all_move_on(players, name, started)
                 refusals[name] = sum(len(p.errors) for p in players) - errors_before
+                drops[name] = sum(p.drops for p in players) - drops_before
 
             port = busiest(layout.asgi_ports)
             await fault(f"kill -9 of the ASGI process on {port}", topology.kill, f"asgi-{port}")
+            assert drops[f"kill -9 of the ASGI process on {port}"], (
+                "no player's socket was on the ASGI process killed")
             await fault("restart of PgBouncer", topology.restart, "pgbouncer")
             shards = layout.redis_ports[:-1]
             shard = max(range(len(shards)), key=lambda i: redis_channels(shards[i]))
@@ -183,10 +192,11 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
 
     asyncio.run(run())
 
-    print("\nlongest wait for the table to move on, from the fault (s), and the moves "
-          "answered server_error (each tried again a second later, as its page asks):")
+    print("\nlongest wait for the table to move on, from the fault; sockets lost (the page "
+          "reconnects); moves answered server_error (tried again a second later, as the "
+          "page asks):")
     for name, wait in waits.items():
-        print(f"  {wait:6.2f} s  {refusals[name]:2d}  {name}")
+        print(f"  {wait:6.2f} s  {drops[name]:2d} lost  {refusals[name]:2d} refused  {name}")
     for player in players:
         moves = move_log(topology, player.match_id)
         assert player.accepted(), f"{player.name} had no move acknowledged"
