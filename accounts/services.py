@@ -12,12 +12,13 @@ from datetime import timedelta
 from typing import Any, Generic, TypeVar
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth.models import Group, Permission
 from django.contrib.sessions.models import Session
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import events
@@ -267,11 +268,9 @@ class _Warn(ModerationStep[Warning]):
         return warning, {}
 
     def notify(self, result: Warning) -> None:
-        broadcast.user_notice(
-            user_id=self.target.pk,
-            code="warning",
-            text=f"A moderator warned you. Reason: {self.reason}",
-        )
+        with translation.override(self.target.language or settings.LANGUAGE_CODE):
+            text = _("A moderator warned you. Reason: %(reason)s") % {"reason": self.reason}
+        broadcast.user_notice(user_id=self.target.pk, code="warning", text=text)
 
 
 def user_warn(*, staff: User, user: User, reason: str, report: ChatReport | None = None) -> Warning:
@@ -306,11 +305,9 @@ class _Mute(ModerationStep[Mute]):
         return f"Author muted until {result.until:%Y-%m-%d %H:%M} UTC: {self.reason}"
 
     def notify(self, result: Mute) -> None:
-        broadcast.user_notice(
-            user_id=self.target.pk,
-            code="muted",
-            text=mute_message(until=result.until, reason=self.reason),
-        )
+        with translation.override(self.target.language or settings.LANGUAGE_CODE):
+            text = mute_message(until=result.until, reason=self.reason)
+        broadcast.user_notice(user_id=self.target.pk, code="muted", text=text)
 
 
 def user_mute(
@@ -340,7 +337,9 @@ class _Unmute(ModerationStep[int]):
         return lifted, {}
 
     def notify(self, result: int) -> None:
-        broadcast.user_notice(user_id=self.target.pk, code="unmuted", text="You can chat again.")
+        with translation.override(self.target.language or settings.LANGUAGE_CODE):
+            text = _("You can chat again.")
+        broadcast.user_notice(user_id=self.target.pk, code="unmuted", text=text)
 
 
 def user_unmute(*, staff: User, user: User, reason: str) -> int:
@@ -448,8 +447,6 @@ def profile_adopt_browser_settings(*, user: User, attributes: object) -> Profile
 def user_language_set(*, user: User, language: str) -> User:
     """Save the language the site speaks to ``user`` (a code of settings.LANGUAGES;
     blank: the browser's)."""
-    from django.conf import settings
-
     if language and language not in dict(settings.LANGUAGES):
         raise AccountError(_("The site does not speak that language."))
     User.objects.filter(pk=user.pk).update(language=language)

@@ -60,7 +60,11 @@ class ChatTooFast(ChatError):
 
 
 def mute_message(*, until: object, reason: str) -> str:
-    return f"You are muted until {until:%Y-%m-%d %H:%M} UTC. Reason: {reason}"
+    """What a muted player reads, in the active language (the chat socket's, or the
+    player's own when a moderator's action tells them: accounts/services.py)."""
+    return _("You are muted until %(until)s UTC. Reason: %(reason)s") % {
+        "until": f"{until:%Y-%m-%d %H:%M}", "reason": reason,
+    }
 
 
 def _may_chat(user: User) -> None:
