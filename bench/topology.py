@@ -399,9 +399,11 @@ class Topology:
         if user:
             entry = pwd.getpwnam(user)
             os.chown(data, entry.pw_uid, entry.pw_gid)
-        subprocess.run([postgres_bin("initdb"), "-D", str(data), "-U", "postgres",
-                        "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
-                       check=True, capture_output=True, user=user)
+        made = subprocess.run([postgres_bin("initdb"), "-D", str(data), "-U", "postgres",
+                               "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"],
+                              capture_output=True, text=True, user=user)
+        if made.returncode:  # as root, the run directory must be reachable by "postgres"
+            raise RuntimeError(f"initdb failed in {data}:\n{made.stderr}")
 
     def _postgres_argv(self) -> list[str]:
         layout = self.layout
@@ -450,6 +452,9 @@ max_client_conn = 2000
 default_pool_size = 40
 reserve_pool_size = 5
 server_reset_query =
+; After a failed login to PostgreSQL (it is restarting), PgBouncer refuses every client
+; for server_login_retry seconds (15 by default): 1 lets play resume as soon as it is back.
+server_login_retry = 1
 ignore_startup_parameters = extra_float_digits,options
 logfile =
 pidfile =
