@@ -12,20 +12,25 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import TURN_SECONDS
 from games.tournaments.core.scoring import ARENA_STREAK_FROM
 
 
 class Format(models.TextChoices):
-    ARENA = "arena", "Arena"
-    SWISS = "swiss", "Swiss"
+    ARENA = "arena", _("Arena")
+    SWISS = "swiss", _("Swiss")
 
 
-TARGET_CHOICES = [(50, "50 points"), (100, "100 points"), (150, "150 points")]
+# "50 points", in the language of the page that shows it.
+_points = lazy(lambda points: gettext("%(points)s points") % {"points": points}, str)
+TARGET_CHOICES = [(50, _points(50)), (100, _points(100)), (150, _points(150))]
 TURN_CHOICES = [(s, f"{s} s") for s in TURN_SECONDS]
-VARIANT_CHOICES = [("default", "Default"), ("straight", "Straight Gin"),
-                   ("oklahoma", "Oklahoma Gin")]
+VARIANT_CHOICES = [("default", pgettext_lazy("variant", "Default")),
+                   ("straight", _("Straight Gin")), ("oklahoma", _("Oklahoma Gin"))]
 
 
 class TournamentSchedule(models.Model):
@@ -62,10 +67,10 @@ class Tournament(models.Model):
     """One arena or Swiss event."""
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Upcoming"
-        LIVE = "live", "Live"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        SCHEDULED = "scheduled", pgettext_lazy("tournament", "Upcoming")
+        LIVE = "live", pgettext_lazy("tournament", "Live")
+        FINISHED = "finished", pgettext_lazy("tournament", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament", "Cancelled")
 
     name = models.CharField(max_length=80)
     format = models.CharField(max_length=8, choices=Format.choices)
