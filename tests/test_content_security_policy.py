@@ -77,9 +77,21 @@ FORBIDDEN = {
 }
 
 
+#: Where the site's own files are not: what the tools make (collected static files, a
+#: topology's run directory: bench/topology.py's build/) and what they install.
+NOT_SOURCES = {"build", "staticfiles", ".venv", "node_modules"}
+
+
+def _sources(dirs: list[Path], pattern: str) -> list[Path]:
+    return sorted(
+        path for d in dirs for path in d.rglob(pattern)
+        if not NOT_SOURCES.intersection(path.relative_to(ROOT).parts)
+    )
+
+
 def templates() -> list[Path]:
-    dirs = [ROOT / "templates", *ROOT.glob("*/templates"), *ROOT.glob("*/*/templates")]
-    return sorted(path for d in dirs for path in d.rglob("*.html"))
+    return _sources([ROOT / "templates", *ROOT.glob("*/templates"), *ROOT.glob("*/*/templates")],
+                    "*.html")
 
 
 def test_no_template_holds_what_the_policy_forbids() -> None:
@@ -105,8 +117,7 @@ SCRIPT_FORBIDDEN = {
 
 
 def scripts() -> list[Path]:
-    dirs = [*ROOT.glob("*/static"), *ROOT.glob("*/*/static")]
-    return sorted(path for d in dirs for path in d.rglob("*.js"))
+    return _sources([*ROOT.glob("*/static"), *ROOT.glob("*/*/static")], "*.js")
 
 
 def test_no_browser_script_writes_a_style_attribute() -> None:
