@@ -542,6 +542,30 @@ class ChallengeClosedFrame(Wire):
     id: StrictInt
 
 
+# --- the bell (social/consumers.py BellSocketMixin, on the lobby and tournament chat sockets) ---
+
+
+class Notice(Wire):
+    """A notification as the bell shows it: its text in the page's language."""
+
+    id: StrictInt
+    kind: Literal["challenge", "follow", "friend", "tournament", "turn", "moderation"]
+    text: StrictStr
+    url: StrictStr
+    created_at: Timestamp
+
+
+class UnreadFrame(Wire):
+    type: Literal["unread"]
+    unread: Count
+
+
+class NotificationFrame(Wire):
+    type: Literal["notification"]
+    notification: Notice
+    unread: Count
+
+
 # --- the tournament socket ------------------------------------------------------------------
 
 
@@ -608,12 +632,17 @@ MatchSocketFrame = Annotated[
 ]
 ChatSocketFrame = Annotated[
     ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame
-    | ChallengeFrame | ChallengeClosedFrame,
+    | ChallengeFrame | ChallengeClosedFrame | UnreadFrame | NotificationFrame,
     Field(
         discriminator="type",
         description="a frame the lobby and tournament chat sockets send "
-        "(challenge frames on the lobby's only)",
+        "(challenge frames on the lobby's only; unread and notification, the bell's, "
+        "to a registered player only)",
     ),
+]
+ChatClientFrame = Annotated[
+    ChatPost | PingMessage,
+    Field(discriminator="type", description="a frame a client sends on a chat socket"),
 ]
 TournamentSocketFrame = Annotated[
     StandingsFrame | MatchReadyFrame | PongFrame,

@@ -36,7 +36,9 @@ SCHEMAS: dict[str, tuple[Any, str, str]] = {
         wire.ChatSocketFrame, "A frame the lobby (/ws/lobby/) and tournament chat sockets send",
         "ChatSocketFrame",
     ),
-    "chat-client.json": (wire.ChatPost, "A frame a client sends on a chat socket", "ChatPost"),
+    "chat-client.json": (
+        wire.ChatClientFrame, "A frame a client sends on a chat socket", "ChatClientFrame",
+    ),
     "tournament-server.json": (
         wire.TournamentSocketFrame, "A frame the tournament socket (/ws/tournament/<id>/) sends",
         "TournamentSocketFrame",

@@ -1,5 +1,8 @@
-"""The notification socket ``/ws/notifications/``: one per tab of every page that is not
-a table (a table has its match socket). Signed-in registered players only (others are
+"""The bell's frames over a socket (``BellSocketMixin``), and the sockets that carry them:
+the notification socket ``/ws/notifications/`` of a page with no socket of its own, and
+the lobby's (``/ws/lobby/``) and a tournament's chat socket, which carry the bell beside
+their chat, so that every page that is not a table opens one socket (a table has its
+match socket). The notification socket: Signed-in registered players only (others are
 closed with 4001). It keeps the player online while it lives (a ``ping`` every 30 s
 renews the mark: social/services.py ``presence_*``) and brings their notifications live:
 
@@ -17,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -26,7 +29,9 @@ from django.utils import translation
 
 from games import broadcast as games_broadcast
 from games.chat import broadcast as chat_broadcast
+from games.chat.consumers import LobbyChatConsumer
 from games.chat.sockets import CLOSE_ACCOUNT_CLOSED
+from games.tournaments.consumers import TournamentChatConsumer
 from ginsite.errors import AppError, error_frame
 from ginsite.ratelimit import TokenBucket
 
@@ -50,41 +55,91 @@ def _language(scope: dict[str, Any]) -> str:
     return translation.get_language_from_request(request)
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
-    user_id: int | None = None
+class BellSocketMixin:
+    """The bell over a socket: mix into a consumer before its base. ``bell_connect`` (after
+    ``accept()``) joins the registered player's group ``notify.<id>``, counts them online
+    and sends ``unread``; ``notify.new``/``notify.unread`` become ``notification`` and
+    ``unread`` frames, the text in the language of the page that opened the socket;
+    ``bell_ping`` renews the online mark; ``bell_disconnect`` leaves. Anyone else
+    (signed out, a guest) gets nothing of it. The notification socket is this alone; the
+    lobby's and a tournament's chat sockets (below) carry it beside their chat, so such a
+    page opens one socket for both."""
 
+    bell_user_id: int | None = None
+    bell_language: str = "en"
+    if TYPE_CHECKING:  # what the consumer this is mixed into provides
+        channel_layer: Any
+        channel_name: str
+        scope: dict[str, Any]
+
+        async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                       close: bool = False) -> None: ...
+
+    async def bell_connect(self, user: Any) -> None:
+        if user is None or not user.is_authenticated or user.is_guest:
+            return
+        self.bell_user_id = user.pk
+        self.bell_language = _language(self.scope)
+        games_broadcast.bind_event_loop(asyncio.get_running_loop())
+        await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
+        unread = await database_sync_to_async(self._bell_open)()
+        await self._bell_send({"type": "unread", "unread": unread})
+
+    def _bell_open(self) -> int:
+        assert self.bell_user_id is not None
+        services.presence_open(user_id=self.bell_user_id)
+        return selectors.unread_count_of(user_id=self.bell_user_id)
+
+    async def bell_disconnect(self) -> None:
+        if self.bell_user_id is None:
+            return
+        user_id, self.bell_user_id = self.bell_user_id, None
+        await self.channel_layer.group_discard(services.notify_group(user_id), self.channel_name)
+        await database_sync_to_async(services.presence_close)(user_id=user_id)
+
+    async def bell_ping(self) -> None:
+        if self.bell_user_id is not None:
+            await database_sync_to_async(services.presence_renew)(user_id=self.bell_user_id)
+
+    # --- group events (social/services.py) ---------------------------------------------
+
+    async def notify_new(self, event: dict[str, Any]) -> None:
+        notification = dict(event["notification"])
+        with translation.override(self.bell_language):
+            notification["text"] = texts.notification_text(
+                notification["kind"], notification.pop("params", {})
+            )
+        await self._bell_send(
+            {"type": "notification", "notification": notification, "unread": event["unread"]}
+        )
+
+    async def notify_unread(self, event: dict[str, Any]) -> None:
+        await self._bell_send({"type": "unread", "unread": event["unread"]})
+
+    async def _bell_send(self, payload: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(payload))
+
+
+class NotificationConsumer(BellSocketMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated or user.is_guest:
             await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
-        self.user_id = user.pk
-        self.language = _language(self.scope)
         self.frames = TokenBucket(RATE_BURST, RATE_PER_SECOND)
         await self.accept()
-        games_broadcast.bind_event_loop(asyncio.get_running_loop())
-        await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
         # The account's own group (games/chat/broadcast.py): a ban or a deletion closes
         # this socket at once, as it closes the account's other sockets.
         await self.channel_layer.group_add(chat_broadcast.user_group(user.pk), self.channel_name)
-        unread = await database_sync_to_async(self._open)()
-        await self._send({"type": "unread", "unread": unread})
-
-    def _open(self) -> int:
-        assert self.user_id is not None
-        services.presence_open(user_id=self.user_id)
-        return selectors.unread_count_of(user_id=self.user_id)
+        await self.bell_connect(user)
 
     async def disconnect(self, code: int) -> None:
-        if self.user_id is None:
+        if self.bell_user_id is None:
             return
         await self.channel_layer.group_discard(
-            services.notify_group(self.user_id), self.channel_name
+            chat_broadcast.user_group(self.bell_user_id), self.channel_name
         )
-        await self.channel_layer.group_discard(
-            chat_broadcast.user_group(self.user_id), self.channel_name
-        )
-        await database_sync_to_async(services.presence_close)(user_id=self.user_id)
+        await self.bell_disconnect()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
@@ -105,23 +160,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         if content["type"] != "ping":
             await self._error("unknown_type", f"Unknown message type {content['type'][:40]!r}.")
             return
-        assert self.user_id is not None
-        await database_sync_to_async(services.presence_renew)(user_id=self.user_id)
-
-    # --- group events (social/services.py) ---------------------------------------------
-
-    async def notify_new(self, event: dict[str, Any]) -> None:
-        notification = dict(event["notification"])
-        with translation.override(self.language):
-            notification["text"] = texts.notification_text(
-                notification["kind"], notification.pop("params", {})
-            )
-        await self._send(
-            {"type": "notification", "notification": notification, "unread": event["unread"]}
-        )
-
-    async def notify_unread(self, event: dict[str, Any]) -> None:
-        await self._send({"type": "unread", "unread": event["unread"]})
+        await self.bell_ping()
 
     async def user_logout(self, event: dict[str, Any]) -> None:
         """The account was banned or deleted: closed (4003), as its other sockets are."""
@@ -133,8 +172,39 @@ class NotificationConsumer(AsyncWebsocketConsumer):
 
     chat_blocks = chat_challenge = chat_challenge_closed = chat_notice
 
-    async def _send(self, payload: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps(payload))
-
     async def _error(self, code: str, message: str) -> None:
-        await self._send(error_frame(AppError(message, code=code)))
+        await self._bell_send(error_frame(AppError(message, code=code)))
+
+
+class LobbySocket(BellSocketMixin, LobbyChatConsumer):
+    """``/ws/lobby/``: the lobby's chat socket (games/chat/consumers.py) with the bell, so
+    the lobby opens one socket. A ``ping`` renews the player's online mark."""
+
+    async def connect(self) -> None:
+        await super().connect()
+        if self.chat_user is not None:  # accepted (the chat joined its groups)
+            await self.bell_connect(self.chat_user)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        await self.bell_disconnect()
+
+    async def on_ping(self) -> None:
+        await self.bell_ping()
+
+
+class TournamentChatSocket(BellSocketMixin, TournamentChatConsumer):
+    """``/ws/tournament/<id>/chat/``: a tournament's chat socket with the bell, so the
+    tournament page needs no notification socket of its own."""
+
+    async def connect(self) -> None:
+        await super().connect()
+        if self.chat_user is not None:
+            await self.bell_connect(self.chat_user)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        await self.bell_disconnect()
+
+    async def on_ping(self) -> None:
+        await self.bell_ping()

@@ -328,7 +328,9 @@ async def test_every_frame_of_real_matches_fits_its_sockets_schema(
     assert seen == {
         "match-server.json": {"state", "event", "presence", "error", "chat_history", "chat",
                               "chat_hidden", "chat_notice"},
-        "chat-server.json": {"chat_history", "chat", "error", "challenge", "challenge_closed"},
+        # unread and notification: the bell, over the lobby's socket (a challenge).
+        "chat-server.json": {"chat_history", "chat", "error", "challenge", "challenge_closed",
+                             "unread", "notification"},
         "tournament-server.json": {"standings", "pong", "match_ready"},
     }
     events = [f for r in match_taps for f in r.frames if f["type"] == "event"]

@@ -2,7 +2,9 @@
 A room's own chat socket (games/tournaments/consumers.py) is this consumer in another room
 (``chat_room``).
 
-Client -> server: ``{"type": "chat", "text": "..."}`` (JSON text frames, max 4 KiB).
+Client -> server: ``{"type": "chat", "text": "..."}`` and ``{"type": "ping"}`` (JSON text
+frames, max 4 KiB). The site routes these paths to social/consumers.py's sockets, which
+add the bell's frames (``unread``, ``notification``) for a registered player.
 Server -> client: ``chat_history``, ``chat``, ``chat_hidden``, ``chat_notice`` and
 ``error`` (docs/protocol.md, "Chat"). Anyone signed in reads; registered players write.
 """
@@ -67,10 +69,17 @@ class LobbyChatConsumer(ChatSocketMixin, AsyncWebsocketConsumer):
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             await self._error("bad_message", 'A message is a JSON object with a "type".')
             return
+        if content["type"] == "ping":
+            await self.on_ping()
+            return
         if content["type"] != "chat":
             await self._error("unknown_type", f"Unknown message type {content['type'][:40]!r}.")
             return
         await self.chat_receive(content)
+
+    async def on_ping(self) -> None:
+        """``{"type": "ping"}``: nothing here; the socket the site routes (social's, with
+        the bell) renews the player's online mark. No answer either way."""
 
     async def _error(self, code: str, message: str) -> None:
         await self.chat_send(error_frame(AppError(message, code=code)))

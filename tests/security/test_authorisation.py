@@ -415,3 +415,44 @@ async def test_notification_socket_authorisation():
         await socket.send_json_to({"type": "ping"})
         assert await socket.receive_nothing(timeout=0.2), role
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_socket_carries_the_bell_to_registered_players_only():
+    """The lobby's socket (social/consumers.py LobbySocket) is the lobby chat's with the
+    bell: a registered player hears their own unread count after the chat's history; a
+    guest reads the chat but hears no bell; the signed out and the banned are closed
+    (4001); a ping is answered with nothing, another type is refused."""
+    from channels.testing import WebsocketCommunicator
+
+    from ginsite.asgi import application
+    from tests.games.sockets import ORIGIN, session_cookie
+
+    world = await sync_to_async(build_world)()
+    for role in ROLES:
+        headers = [ORIGIN]
+        user = world.users[role]
+        if role == "banned":
+            cookie = world.banned_cookies["sessionid"].value
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        elif user is not None:
+            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+        connected, code = await socket.connect(timeout=10)
+        if role in ("anonymous", "banned"):
+            assert (connected, code) == (False, 4001) or (
+                connected and (await socket.receive_output(timeout=10))["code"] == 4001
+            ), role
+            continue
+        assert connected, role
+        assert (await socket.receive_json_from(timeout=10))["type"] == "chat_history", role
+        if role == "guest":
+            assert await socket.receive_nothing(timeout=0.3), role
+        else:
+            first = await socket.receive_json_from(timeout=10)
+            assert first == {"type": "unread", "unread": 2 if role == "muted" else 0}, role
+        await socket.send_json_to({"type": "ping"})
+        assert await socket.receive_nothing(timeout=0.2), role
+        await socket.send_json_to({"type": "action"})
+        assert (await socket.receive_json_from(timeout=10))["code"] == "unknown_type", role
+        await socket.disconnect()

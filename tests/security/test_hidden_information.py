@@ -293,6 +293,49 @@ async def test_a_notification_socket_hears_only_its_own_players_notifications():
     await sync_to_async(connections.close_all)()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_lobby_and_tournament_chat_sockets_carry_only_their_players_bell():
+    """The bell over the lobby's and a tournament's chat sockets: each socket hears its own
+    player's notifications, no one else's (another player's, a guest's)."""
+    from channels.db import database_sync_to_async as sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.db import connections
+
+    from ginsite.asgi import application
+    from social import services as social
+    from tests.factories import create_tournament
+    from tests.games.sockets import ORIGIN, session_cookie
+
+    alice, bob, carol = [await sync_to_async(create_user)(name) for name in ("al", "bo", "ca")]
+    tournament = await sync_to_async(create_tournament)("arena", [bob])
+    sockets = {}
+    for user in (alice, bob):
+        cookie = await sync_to_async(session_cookie)(user)
+        socket = WebsocketCommunicator(
+            application, "/ws/lobby/", headers=[ORIGIN, (b"cookie", cookie)]
+        )
+        assert (await socket.connect(timeout=10))[0]
+        assert (await socket.receive_json_from(timeout=10))["type"] == "chat_history"
+        assert (await socket.receive_json_from(timeout=10)) == {"type": "unread", "unread": 0}
+        sockets[user.username] = socket
+    cookie = await sync_to_async(session_cookie)(bob)
+    bob_tournament = WebsocketCommunicator(
+        application, f"/ws/tournament/{tournament.pk}/chat/", headers=[ORIGIN, (b"cookie", cookie)]
+    )
+    assert (await bob_tournament.connect(timeout=10))[0]
+    frames = [await bob_tournament.receive_json_from(timeout=10) for _ in range(2)]
+    assert [f["type"] for f in frames] == ["chat_history", "unread"]
+    await sync_to_async(social.follow_create)(user=carol, followee=bob)
+    for socket in (sockets["bo"], bob_tournament):
+        frame = await socket.receive_json_from(timeout=10)
+        assert frame["type"] == "notification" and frame["unread"] == 1
+        assert frame["notification"]["text"] == "ca follows you."
+    assert await sockets["al"].receive_nothing(timeout=0.5)
+    for socket in (*sockets.values(), bob_tournament):
+        await socket.disconnect()
+    await sync_to_async(connections.close_all)()
+
+
 # --- puzzles (games/learn): a puzzle's view is what its player saw, never more -----------
 
 

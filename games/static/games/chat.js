@@ -284,6 +284,13 @@ function lobbyTransport(path, onMessage, onOffline) {
     });
   }
   connect();
+  // The bell (social/notifications.js) shares this socket: its pings come this way.
+  document.addEventListener("gin:lobby-send", (event) => {
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify(event.detail));
+      event.preventDefault();
+    }
+  });
   return {
     send(obj) {
       if (!ws || ws.readyState !== WebSocket.OPEN) return false;

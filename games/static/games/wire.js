@@ -13,7 +13,11 @@
  */
 
 /**
- * @typedef {ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame | ChallengeFrame | ChallengeClosedFrame} ChatSocketFrame
+ * @typedef {ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame | ChallengeFrame | ChallengeClosedFrame | UnreadFrame | NotificationFrame} ChatSocketFrame
+ */
+
+/**
+ * @typedef {ChatPost | PingMessage} ChatClientFrame
  */
 
 /**
@@ -361,6 +365,24 @@
  */
 
 /**
+ * A notification as the bell shows it: its text in the page's language.
+ *
+ * @typedef {object} Notice
+ * @property {number} id
+ * @property {"challenge" | "follow" | "friend" | "tournament" | "turn" | "moderation"} kind
+ * @property {string} text
+ * @property {string} url
+ * @property {string} created_at ISO 8601, UTC, e.g. 2026-01-02T10:00:30.500Z
+ */
+
+/**
+ * @typedef {object} NotificationFrame
+ * @property {"notification"} type
+ * @property {Notice} notification
+ * @property {number} unread
+ */
+
+/**
  * @typedef {object} PairingLine
  * @property {string} seat0
  * @property {string | null} seat1
@@ -382,8 +404,6 @@
  */
 
 /**
- * Generated from games/wire.py by `python manage.py wire_schemas`; do not edit.
- *
  * @typedef {object} PingMessage
  * @property {"ping"} type
  */
@@ -508,6 +528,12 @@
  * @typedef {object} Turn
  * @property {number | null} player
  * @property {"first_turn" | "draw" | "discard" | "over"} phase
+ */
+
+/**
+ * @typedef {object} UnreadFrame
+ * @property {"unread"} type
+ * @property {number} unread
  */
 
 /**

@@ -1,7 +1,9 @@
 // @ts-check
-// The bell in the header (templates/social/_bell.html): one notification socket per tab
-// of every page that is not a table (/ws/notifications/, docs/protocol.md
-// "Notifications"). It keeps the player online for their friends (a ping every 30 s),
+// The bell in the header (templates/social/_bell.html), live over the page's one socket
+// (docs/protocol.md "Notifications"): on the lobby and a tournament's page, their chat
+// socket (games/chat.js, whose frames come as "gin:lobby-message" events and which sends
+// what "gin:lobby-send" events carry); on any other page that is not a table, the
+// notification socket (/ws/notifications/). It keeps the player online for their friends (a ping every 30 s),
 // keeps the unread count live, and shows each new notification for a while, as a link
 // to what it is about. The words come from the server, in the page's language.
 
@@ -42,6 +44,32 @@ function start() {
     hideTimer = window.setTimeout(() => { toast.hidden = true; }, TOAST_MS);
   }
 
+  /** @param {any} frame */
+  function onFrame(frame) {
+    if (!frame || typeof frame !== "object") return;
+    if (frame.type === "unread") showCount(Number(frame.unread) || 0);
+    if (frame.type === "notification") {
+      showCount(Number(frame.unread) || 0);
+      showNotice(/** @type {Notice} */ (frame.notification));
+    }
+  }
+
+  // A lobby or tournament chat panel the player reads has its own socket: share it.
+  const chatRoom = document.querySelector(
+    '[data-chat][data-room="lobby"] [data-chat-log], [data-chat][data-room="tournament"] [data-chat-log]',
+  );
+  if (chatRoom) {
+    document.addEventListener("gin:lobby-message", (event) => {
+      const frame = /** @type {CustomEvent} */ (event).detail;
+      if (frame && (frame.type === "unread" || frame.type === "notification")) bell.dataset.live = "on";
+      onFrame(frame);
+    });
+    window.setInterval(() => {
+      document.dispatchEvent(new CustomEvent("gin:lobby-send", { detail: { type: "ping" }, cancelable: true }));
+    }, PING_MS);
+    return;
+  }
+
   function connect() {
     const socket = new WebSocket(`${scheme}//${location.host}${path}`);
     /** @type {number | undefined} */
@@ -54,11 +82,7 @@ function start() {
     socket.addEventListener("message", (message) => {
       let frame;
       try { frame = JSON.parse(String(message.data)); } catch { return; }
-      if (frame.type === "unread") showCount(Number(frame.unread) || 0);
-      if (frame.type === "notification") {
-        showCount(Number(frame.unread) || 0);
-        showNotice(/** @type {Notice} */ (frame.notification));
-      }
+      onFrame(frame);
     });
     socket.addEventListener("close", (event) => {
       window.clearInterval(pinger);
