@@ -16,7 +16,7 @@ from games.models import Seat
 from social import selectors
 from social.models import SocialSettings
 from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
-from tests.factories import create_user
+from tests.factories import create_challenge, create_user
 from tests.workers import outbox
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -99,3 +99,27 @@ def test_friends_see_each_other_and_a_challenge_reaches_the_one_away_by_email(
     back.locator("[data-notifications] a", has_text="alice challenges you").click()
     back.wait_for_url(re.compile(r".*/challenge/\d+/$"))
     assert alice.pk != bob.pk
+
+
+def test_the_lobby_opens_one_socket_and_its_bell_hears_a_challenge_live(
+    site: Any, new_page: Any
+) -> None:
+    """The lobby's one socket carries its chat, its challenges and the bell: no
+    notification socket of its own, and a challenge made meanwhile shows on the bell."""
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    page = new_page()
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    sign_in(page, site.url, "alice")  # signing in lands on the lobby (the sign-in page has no socket)
+    page.locator("[data-chat][data-state=live]").wait_for()
+    live_bell(page)
+    assert [re.sub(r"^wss?://[^/]+", "", url) for url in sockets] == ["/ws/lobby/"]
+
+    create_challenge(bob, alice, variant="default", target=100, rated=False)
+    page.locator("[data-bell] [data-unread]:not([hidden])").wait_for()
+    assert page.locator("[data-bell] [data-unread]").inner_text() == "1"
+    assert page.locator("[data-notify-toast] a").inner_text() == "bob challenges you to a match."
+    # The lobby's own list of challenges hears it over the same socket.
+    page.locator("[data-incoming-challenges] li", has_text="bob").first.wait_for()
+    page.screenshot(path=SCREENSHOTS / "lobby-one-socket-bell.png")
+    assert len(sockets) == 1 and alice.pk != bob.pk
