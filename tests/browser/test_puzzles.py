@@ -23,7 +23,7 @@ QUICK = {"screen_worlds": 16, "strong_worlds": 48}
 def make_puzzles() -> dict[int, dict[str, Any]]:
     from games.learn import services
 
-    services.puzzles_generate(self_play=3, seed=21, judge=QUICK)
+    services.puzzles_generate(self_play=2, seed=21, judge=QUICK)
     return {p.pk: p.best for p in Puzzle.objects.all()}
 
 
