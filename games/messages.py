@@ -114,6 +114,7 @@ def table(
         ],
         "commitment": current.seed_hash if current is not None else None,
         "clock": clock,
+        "correspondence": correspondence(match),
         "current_seat": match.current_seat,
         "winner": match.winner_seat,
         "end_reason": match.end_reason or None,
@@ -123,6 +124,20 @@ def table(
         "hands": listed,
         "rematch": {"offered_by": match.rematch_offered_by, "match_id": rematch_id},
     }
+
+
+def _instant(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def correspondence(match: Any) -> dict[str, Any] | None:
+    """A correspondence match's clock (None for live play): its days per move and the
+    current turn's deadline (``Match.move_deadline``; None between turns)."""
+    days = getattr(match, "days_per_move", None)
+    if not days:
+        return None
+    deadline = getattr(match, "move_deadline", None)
+    return {"days_per_move": days, "deadline": _instant(deadline) if deadline else None}
 
 
 def hand_summary(hand: Any) -> dict[str, Any]:
@@ -158,11 +173,13 @@ def events_frame(
     clock: dict | None,
     turn_passed: bool,
     drawn: str | None,
+    move_deadline: datetime | None = None,
 ) -> dict[str, Any]:
     """The ``event`` frame of an ordinary move for ``audience``.
 
     ``drawn``: the card the mover took from the stock (sent to the mover only);
-    ``turn_passed``: the turn went to the other player, so its clock is sent.
+    ``turn_passed``: the turn went to the other player, so its clock is sent (and a
+    correspondence match's ``move_deadline``, the new turn's).
     """
     hand = after.hand
     assert hand is not None
@@ -176,6 +193,8 @@ def events_frame(
         frame["clock"] = None if clock is None else {
             "deadline": clock["deadline"], "remaining_ms": clock["remaining_ms"]
         }
+        if move_deadline is not None:  # a correspondence match: the new turn's deadline
+            frame["move_deadline"] = _instant(move_deadline)
     movers = {event["seat"] for event in events}
     if audience is not None and audience in movers:
         melding = best_melds_mask(cards_to_mask(hand.hands[audience]))

@@ -299,6 +299,13 @@ class Clock(Wire):
     remaining_ms: Count
 
 
+class Correspondence(Wire):
+    """A correspondence match's clock: days per whole turn, the current turn's deadline."""
+
+    days_per_move: Annotated[StrictInt, Field(ge=1)]
+    deadline: Timestamp | None
+
+
 class FinishedHand(Wire):
     """A finished hand with its seed revealed (docs/dealing.md)."""
 
@@ -327,6 +334,7 @@ class MatchTable(Wire):
     seats: list[SeatInfo]
     commitment: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
     clock: Clock | None
+    correspondence: Correspondence | None
     current_seat: Seat | None
     winner: Seat | None
     end_reason: Literal["target", "resign", "abandon", "suspended", "cancelled", "expired"] | None
@@ -376,6 +384,7 @@ class EventFrame(Wire):
     events: Annotated[list[MoveEvent], Field(min_length=1)]
     turn: Turn
     clock: EventClock | MISSING | None = MISSING
+    move_deadline: Timestamp | MISSING = MISSING
     you: MoverNews | MISSING = MISSING
 
 

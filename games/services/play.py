@@ -304,6 +304,7 @@ class Change:
                 version=match.version, audience=audience, after=self.state,
                 events=self.events, clock=clock, turn_passed=turn_passed,
                 drawn=self.drawn if audience == self.mover else None,
+                move_deadline=match.move_deadline if match.days_per_move else None,
             )
             for audience in [*audiences, None]
         }

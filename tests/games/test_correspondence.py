@@ -71,6 +71,46 @@ def test_a_correspondence_match_has_days_per_turn_and_tells_each_player_their_tu
     assert match.move_deadline - match.turn_started_at == 3 * DAY
 
 
+def test_the_table_is_told_the_days_per_move_and_each_turns_deadline() -> None:
+    """The state's match says a correspondence match's days per move and the current
+    turn's deadline (the table's side panel shows them, not "Clock: none"); the event of
+    the move that passes the turn carries the new turn's deadline."""
+    from games.services import moves
+    from games.wire import EventFrame, StateFrame
+    from tests.games.helpers import current_state
+
+    alice, bob = create_user("alice"), create_user("bob")
+    match = correspondence_match(alice, bob, days=3)
+    mover = to_move(match)
+    state = selectors.match_state_message(match=match, user=mover)
+    StateFrame.model_validate(state)
+    assert state["match"]["clock"] is None
+    iso = match.move_deadline.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    assert state["match"]["correspondence"] == {"days_per_move": 3, "deadline": iso}
+    # A whole turn: the draw keeps the turn (no deadline sent), the discard passes it.
+    later = timezone.now() + DAY
+    sent = []
+    while match.current_seat is not None and to_move(match) == mover:
+        action = next(a for a in current_state(match).legal_actions()
+                      if a["type"] in ("draw", "discard", "pass"))
+        result = moves.move_submit(match=match, user=mover, action=action,
+                                   expected_version=match.version, now=later)
+        sent.append(result.message)
+    match.refresh_from_db()
+    assert match.move_deadline == later + 3 * DAY
+    last = EventFrame.model_validate(sent[-1])
+    assert last.move_deadline == (later + 3 * DAY).isoformat(
+        timespec="milliseconds").replace("+00:00", "Z")
+    assert all("move_deadline" not in frame for frame in sent[:-1])
+    live = selectors.match_state_message(match=create_challenge_match(alice, bob), user=alice)
+    assert live["match"]["correspondence"] is None
+
+
+def create_challenge_match(a: Any, b: Any) -> Match:
+    challenge = create_challenge(a, b, variant="default", target=100)
+    return api_services.challenge_accept(user=b, challenge_id=challenge.pk)
+
+
 def test_a_player_who_runs_out_of_time_loses_and_others_wait() -> None:
     alice, bob, carol = create_user("alice"), create_user("bob"), create_user("carol")
     late = correspondence_match(alice, bob, days=1)

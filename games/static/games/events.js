@@ -61,6 +61,10 @@ export function applyFrame(msg, frame) {
     const turnSeconds = /** @type {number} */ (msg.match.rules.turn_seconds);
     match.clock = frame.clock ? { turn_seconds: turnSeconds, ...frame.clock } : null;
   }
+  // A correspondence match: the new turn's deadline.
+  if (frame.move_deadline && msg.match.correspondence) {
+    match.correspondence = { ...msg.match.correspondence, deadline: frame.move_deadline };
+  }
   return { ...msg, version: frame.version, match, view };
 }
 

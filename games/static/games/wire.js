@@ -118,6 +118,14 @@
  */
 
 /**
+ * A correspondence match's clock: days per whole turn, the current turn's deadline.
+ *
+ * @typedef {object} Correspondence
+ * @property {number} days_per_move
+ * @property {string | null} deadline
+ */
+
+/**
  * @typedef {object} DiscardAction
  * @property {"discard"} type
  * @property {string} card a card as a client may write it (either case): "TD", "td"
@@ -170,6 +178,7 @@
  * @property {Array<MoveEvent>} events
  * @property {Turn} turn
  * @property {EventClock | null} [clock]
+ * @property {string} [move_deadline] ISO 8601, UTC, e.g. 2026-01-02T10:00:30.500Z
  * @property {MoverNews} [you]
  */
 
@@ -341,6 +350,7 @@
  * @property {Array<SeatInfo>} seats
  * @property {string | null} commitment
  * @property {Clock | null} clock
+ * @property {Correspondence | null} correspondence
  * @property {number | null} current_seat
  * @property {number | null} winner
  * @property {("target" | "resign" | "abandon" | "suspended" | "cancelled" | "expired") | null} end_reason

@@ -7,7 +7,7 @@ import { renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../cards.js";
 import { bestMelds, deadwoodAfterDiscard } from "../melds.js";
-import { format, gettext, ngettext, pgettext } from "../i18n.js";
+import { format, gettext, ngettext, pageLanguage, pgettext } from "../i18n.js";
 import { renderShowdown, resultHeadline, resultWhy, verificationNode } from "./showdown.js";
 import {
   $, byId, canBigGin, canDiscard, canDraw, canPass, find, ginOptions, held, heldView, isBot, isPlayer, knockOptions,
@@ -230,6 +230,24 @@ export function renderActions() {
   });
 }
 
+// The match's clock as the side panel says it: a correspondence match's days per move,
+// else the turn clock's seconds, else none.
+/** @param {import("../wire.js").MatchTable} m @param {{turn_seconds?: number | null}} r */
+function clockText(m, r) {
+  const days = m.correspondence?.days_per_move;
+  if (days) return format(ngettext("%(days)s day per move", "%(days)s days per move", days), { days });
+  return r.turn_seconds ? format(gettext("%(seconds)s s per turn"), { seconds: r.turn_seconds }) : gettext("none");
+}
+
+// A correspondence turn's deadline in the player's time zone (the browser's, which
+// site.js keeps in the tz cookie for the server's pages), with the zone's name.
+/** @param {string} iso */
+function deadlineText(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString(pageLanguage(), { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+}
+
 export function renderSidebar() {
   const m = held().match;
   const r = m.rules || {};
@@ -240,7 +258,8 @@ export function renderSidebar() {
     [gettext("Target"), r.target_score],
     [gettext("Hand"), m.hand_number],
     [gettext("Knock limit"), r.straight ? gettext("gin only") : held().view?.knock_limit ?? r.knock_limit],
-    [gettext("Clock"), r.turn_seconds ? format(gettext("%(seconds)s s per turn"), { seconds: r.turn_seconds }) : gettext("none")],
+    [gettext("Clock"), clockText(m, r)],
+    ...(m.correspondence?.deadline && m.status === "active" ? [[gettext("Move by"), deadlineText(m.correspondence.deadline)]] : []),
     [gettext("Rated"), m.rated ? gettext("yes") : gettext("no")],
   ];
   renderFacts(meta, rows);
