@@ -87,8 +87,15 @@ matches (games/services/fairplay.py). Published by games/services/play.py
     challenged player (live on their open pages; an e-mail if they are away).
 
 ``PlayerModerated``: a moderator warned or muted a player. Published by
-accounts/services.py ``user_warn`` and ``user_mute``, in their transaction.
+accounts/services.py ``user_warn`` and ``user_mute``, in their transaction (a fair-play
+case's ``warn`` decision is a ``user_warn``).
   - social/hooks.py ``on_player_moderated``, after_commit: a notification to the player.
+
+``FairPlayDecided``: a fair-play case removed a player from the leaderboards (the
+decision ``remove``; ``warn`` is a ``PlayerModerated``, ``close`` a ban, which the player
+reads at sign-in). Published by games/fairplay/services.py ``case_decide``, in its
+transaction.
+  - social/hooks.py ``on_fair_play_decided``, after_commit: a notification to the player.
 
 Not events: a bot-API challenge is streamed and answered by games/api alone (one
 app both publishes and listens: games/api/events.py is called directly; it publishes
@@ -263,6 +270,18 @@ class PlayerModerated(Event):
     action: str
     reason: str
     until: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FairPlayDecided(Event):
+    """A fair-play case decided against a player who keeps their account (``decision``:
+    ``remove``, from the leaderboards), with the moderator's reason."""
+
+    publisher: ClassVar[str] = "games.fairplay"
+
+    user_id: int
+    decision: str
+    reason: str
 
 
 

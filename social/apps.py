@@ -13,5 +13,6 @@ class SocialConfig(AppConfig):
 
         events.subscribe(events.ChallengeOffered, hooks.on_challenge_offered, events.AFTER_COMMIT)
         events.subscribe(events.PlayerModerated, hooks.on_player_moderated, events.AFTER_COMMIT)
+        events.subscribe(events.FairPlayDecided, hooks.on_fair_play_decided, events.AFTER_COMMIT)
         events.subscribe(events.MatchStarted, hooks.on_match_started, events.AFTER_COMMIT)
         events.subscribe(events.MovePlayed, hooks.on_move_played, events.AFTER_COMMIT)

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from games.events import ChallengeOffered, MatchStarted, MovePlayed, PlayerModerated
+from games.events import (
+    ChallengeOffered,
+    FairPlayDecided,
+    MatchStarted,
+    MovePlayed,
+    PlayerModerated,
+)
 
 from . import selectors, services
 
@@ -29,6 +35,17 @@ def on_player_moderated(event: PlayerModerated) -> None:
         return
     services.notification_create(
         user=user, kind="moderation", params={"action": event.action, "reason": event.reason},
+        url=reverse("accounts:settings"),
+    )
+
+
+def on_fair_play_decided(event: FairPlayDecided) -> None:
+    user = selectors.users_by_id(user_ids=[event.user_id]).get(event.user_id)
+    if user is None:
+        return
+    services.notification_create(
+        user=user, kind="moderation",
+        params={"action": f"fairplay_{event.decision}", "reason": event.reason},
         url=reverse("accounts:settings"),
     )
 

@@ -22,6 +22,11 @@ def notification_text(kind: str, params: dict[str, Any]) -> str:
     if kind == "turn":
         return gettext("Your move against %(name)s.") % {"name": name}
     if kind == "moderation":
+        if params.get("action") == "fairplay_remove":
+            return gettext(
+                "A moderator removed you from the leaderboards after a fair-play review. "
+                "Reason: %(reason)s"
+            ) % {"reason": params.get("reason", "")}
         if params.get("action") == "mute":
             return gettext("A moderator muted you in chat. Reason: %(reason)s") % {
                 "reason": params.get("reason", "")

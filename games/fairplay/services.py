@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from accounts import services as moderation
 from accounts.models import ModerationAction, User
+from games import events
 from games.analysis.models import HandAnalysis
 from games.models import Hand, Match, Seat
 from ginsite import runtime
@@ -572,6 +573,10 @@ def _apply_decision(staff: User, case: Case, users: list[User], decision: str, r
             ).execute()
         _notify([u.pk for u in users], f"A moderator reviewed {what} and removed you from "
                 f"the leaderboards. Reason: {' '.join(reason.split())}", case, now, told)
+        for user in users:  # the bell's notification (social hears it)
+            events.publish(events.FairPlayDecided(
+                user_id=user.pk, decision="remove", reason=" ".join(reason.split()),
+            ))
         return f"{names} removed from the boards"
     for user in users:
         moderation.user_ban(staff=staff, user=user, reason=reason)

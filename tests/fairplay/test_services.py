@@ -325,6 +325,36 @@ def test_closing_the_accounts_bans_them_and_they_read_why_at_sign_in(mod):
     assert VoidedMatch.objects.count() == 3
 
 
+def test_each_decision_against_a_player_rings_their_bell(
+    mod, django_capture_on_commit_callbacks
+):
+    """A warning and a removal from the boards become notifications (the header's bell,
+    social/hooks.py), like a moderator's warnings and mutes; a closed account reads why
+    at sign-in instead, and a dismissal tells nobody."""
+    from social.models import Notification
+    from social.texts import notification_text
+
+    win, feed, more, other = (create_user(n) for n in ("win", "feed", "more", "other"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.case_decide(staff=mod, case=farming_case(win, feed), decision="warn",
+                             reason="One warning.", revert=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.case_decide(staff=mod, case=farming_case(more, other), decision="remove",
+                             reason="Farmed  the board.", revert=False)
+    said = {
+        n.user.username: notification_text(n.kind, n.params)
+        for n in Notification.objects.filter(kind="moderation").select_related("user")
+    }
+    assert said == {
+        "win": "A moderator warned you. Reason: One warning.",
+        "feed": "A moderator warned you. Reason: One warning.",
+        "more": "A moderator removed you from the leaderboards after a fair-play review. "
+                "Reason: Farmed the board.",
+        "other": "A moderator removed you from the leaderboards after a fair-play review. "
+                 "Reason: Farmed the board.",
+    }
+
+
 def test_a_dismissal_tells_nobody_and_a_case_reopens_only_on_new_matches(mod):
     win, feed = create_user("win"), create_user("feed")
     case = farming_case(win, feed)
