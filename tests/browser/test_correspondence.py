@@ -69,6 +69,10 @@ def test_a_correspondence_match_over_days_a_timeout_and_a_vacation(
     bea.locator("#table-app[data-conn=online]").wait_for()
     bea.locator("[data-resign]").wait_for()
     TablePlayer(bea).settle()
+    # Its side panel says the days per move and the turn's deadline, in the browser's zone.
+    facts = bea.locator("[data-meta]").inner_text()
+    assert "3 days per move" in facts and "Clock\tnone" not in facts, facts
+    assert "Move by" in facts and str(match.move_deadline.year) in facts, facts
     bea.screenshot(path=SCREENSHOTS / "correspondence-table.png")
 
     # Days go by, a turn a day: each time the player to move is told on their open page

@@ -245,7 +245,9 @@ function clockText(m, r) {
 function deadlineText(iso) {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString(pageLanguage(), { dateStyle: "medium", timeStyle: "short", timeZoneName: "short" });
+  return d.toLocaleString(pageLanguage(), {
+    year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
 }
 
 export function renderSidebar() {
