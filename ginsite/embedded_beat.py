@@ -16,15 +16,22 @@ with the ``now`` given to ``tick``), or any Celery schedule object (``crontab``.
 asked through its own ``is_due``. Jobs run one after another on the scheduler's
 thread, each as the eager Celery task (``task.apply``), so a job takes the same code
 path as under a worker; a failing job is logged and the others go on.
+
+As production gives the analysis queue its own worker, a job that
+``settings.CELERY_TASK_ROUTES`` sends to another queue (the analysis sweep, puzzle
+generation) runs on that queue's own thread here, one at a time, never started again
+while its last run works: the clock tick does not wait behind it.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import queue
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
+from fnmatch import fnmatch
 from typing import Any
 
 from django.apps import apps
@@ -66,6 +73,30 @@ def run_task(name: str, args: tuple, kwargs: dict) -> None:
         logger.error("embedded beat: %s failed: %r\n%s", name, result.result, result.traceback)
 
 
+class _Lane:
+    """One queue's worker: runs the jobs it is given one at a time, on its own daemon
+    thread."""
+
+    def __init__(self, name: str) -> None:
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], None], threading.Event]] = (
+            queue.SimpleQueue())
+        threading.Thread(target=self._work, name=f"embedded-{name}", daemon=True).start()
+
+    def submit(self, job: Callable[[], None]) -> threading.Event:
+        """Queue ``job``; the event is set once it has run."""
+        done = threading.Event()
+        self._jobs.put((job, done))
+        return done
+
+    def _work(self) -> None:
+        while True:
+            job, done = self._jobs.get()
+            try:
+                job()
+            finally:
+                done.set()
+
+
 class EmbeddedBeat:
     """Decides which entries of a beat schedule are due and runs them.
 
@@ -82,6 +113,8 @@ class EmbeddedBeat:
         self._schedule = schedule or (lambda: settings.CELERY_BEAT_SCHEDULE)
         self._run = run
         self.last_run: dict[str, datetime] = {}
+        self._lanes: dict[str, _Lane] = {}
+        self._working: dict[str, threading.Event] = {}  # entry: its run on a lane
 
     def tick(self, now: datetime) -> float:
         """Run every entry due at ``now``; seconds until the next one is due."""
@@ -90,9 +123,27 @@ class EmbeddedBeat:
             due, next_in = self._due(name, entry, now)
             if due:
                 self.last_run[name] = now
-                self._run_entry(name, entry)
+                self._start(name, entry)
             wait = min(wait, next_in)
         return max(wait, 0.0)
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait until the jobs running on other queues' threads are done (at most
+        ``timeout`` seconds each); True if they all are."""
+        return all(done.wait(timeout) for done in list(self._working.values()))
+
+    def _start(self, name: str, entry: Mapping[str, Any]) -> None:
+        queue_name = _queue_of(entry["task"])
+        if queue_name is None:
+            self._run_entry(name, entry)
+            return
+        working = self._working.get(name)
+        if working is not None and not working.is_set():
+            return  # its last run still works: as a busy worker, it is not doubled
+        lane = self._lanes.get(queue_name)
+        if lane is None:
+            lane = self._lanes[queue_name] = _Lane(queue_name)
+        self._working[name] = lane.submit(lambda: self._run_entry(name, entry))
 
     def _due(self, name: str, entry: Mapping[str, Any], now: datetime) -> tuple[bool, float]:
         last = self.last_run.get(name)
@@ -116,6 +167,15 @@ class EmbeddedBeat:
             logger.exception("embedded beat: entry %s failed", name)
         finally:
             connections.close_all()
+
+
+def _queue_of(task: str) -> str | None:
+    """The queue ``settings.CELERY_TASK_ROUTES`` sends ``task`` to (its patterns as
+    Celery reads them); None for the default queue."""
+    for pattern, route in getattr(settings, "CELERY_TASK_ROUTES", {}).items():
+        if fnmatch(task, pattern):
+            return route.get("queue")
+    return None
 
 
 _lock = threading.Lock()
@@ -155,3 +215,4 @@ def _loop(stop: threading.Event) -> None:
     while not stop.is_set():
         wait = beat.tick(timezone.now())
         stop.wait(wait)
+    beat.settle(30)  # what the other queues' threads are doing ends before stop() returns

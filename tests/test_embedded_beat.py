@@ -4,6 +4,7 @@ added to the schedule later; never where celery beat runs."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -39,6 +40,7 @@ def test_every_entry_of_the_settings_schedule_runs_at_start_then_every_period():
     assert {"games.clock_sweep", "leaderboards.refresh_boards"} <= set(tasks)
 
     beat.tick(at(0))
+    beat.settle(10)  # the analysis queue's entries run on their own thread
     assert run.take() == tasks
     beat.tick(at(0.5))  # the shortest period is a second (the clock tick)
     assert run.take() == []
@@ -49,6 +51,7 @@ def test_every_entry_of_the_settings_schedule_runs_at_start_then_every_period():
     seen: dict[str, int] = {task: 0 for task in tasks}
     for second in range(1, int(longest) + 1):
         beat.tick(at(second))
+        beat.settle(10)
         for task in run.take():
             seen[task] += 1
     assert seen == {task: int(longest // period) for task, period in periods.items()}
@@ -128,3 +131,37 @@ def test_it_never_starts_where_celery_beat_runs():
     assert settings.EMBEDDED_SCHEDULER is False
     assert embedded_beat.start() is False
     assert embedded_beat._thread is None
+
+
+def test_a_long_analysis_job_never_holds_up_the_clock(settings):
+    """As in production, where the analysis queue has its own worker: a job routed to
+    another queue (puzzle generation, the analysis sweep) runs beside the schedule, so
+    the clock tick still runs every second while it works (it ran once at start on the
+    one thread, and a turn's timeout waited for the puzzles)."""
+    settings.CELERY_TASK_ROUTES = {"slow.*": {"queue": "analysis"}}
+    release = threading.Event()
+    run = Recorder()
+
+    def runner(task: str, args: tuple, kwargs: dict) -> None:
+        run(task, args, kwargs)
+        if task == "slow.generate":
+            release.wait(30)
+
+    beat = EmbeddedBeat(
+        schedule=lambda: {"puzzles": {"task": "slow.generate", "schedule": 3600},
+                          "clock": {"task": "games.clock_tick", "schedule": 1.0}},
+        run=runner,
+    )
+    ticks = threading.Thread(target=lambda: [beat.tick(at(s)) for s in range(3)], daemon=True)
+    ticks.start()
+    ticks.join(10)
+    try:
+        assert not ticks.is_alive(), "the clock waited behind the analysis job"
+        assert run.calls.count("games.clock_tick") == 3
+        assert run.calls.count("slow.generate") == 1  # still running: not started again
+    finally:
+        release.set()
+    beat.settle(10)
+    beat.tick(at(3600))
+    beat.settle(10)
+    assert run.calls.count("slow.generate") == 2
