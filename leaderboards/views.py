@@ -6,6 +6,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ginsite.http import signed_in_user
 from leaderboards import selectors
@@ -25,9 +26,9 @@ def _period_board(
         try:
             period = build(*args)
         except ValueError as error:
-            raise Http404("No such period") from error
+            raise Http404(_("No such period")) from error
         if period.start > now:
-            raise Http404("This period has not started yet")
+            raise Http404(_("This period has not started yet"))
     page = selectors.board_page(period=period, viewer=signed_in_user(request), now=now)
     return render(request, "leaderboards/board.html", {"page": page, "tab": kind.value})
 
@@ -67,6 +68,7 @@ def computer_board(request: HttpRequest, level: str = "hard") -> HttpResponse:
     except ValueError as error:
         raise Http404(str(error)) from error
     return render(request, "leaderboards/computer.html", {"page": page, "tab": "computer"})
+
 
 def correspondence_board(request: HttpRequest) -> HttpResponse:
     """The correspondence rating board (its own rating, apart from live play's)."""
