@@ -110,7 +110,8 @@ def test_the_lobby_opens_one_socket_and_its_bell_hears_a_challenge_live(
     page = new_page()
     sockets: list[str] = []
     page.on("websocket", lambda socket: sockets.append(socket.url))
-    sign_in(page, site.url, "alice")  # signing in lands on the lobby (the sign-in page has no socket)
+    # Signing in lands on the lobby (the sign-in page has no socket).
+    sign_in(page, site.url, "alice")
     page.locator("[data-chat][data-state=live]").wait_for()
     live_bell(page)
     assert [re.sub(r"^wss?://[^/]+", "", url) for url in sockets] == ["/ws/lobby/"]
