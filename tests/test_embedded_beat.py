@@ -140,11 +140,13 @@ def test_a_long_analysis_job_never_holds_up_the_clock(settings):
     one thread, and a turn's timeout waited for the puzzles)."""
     settings.CELERY_TASK_ROUTES = {"slow.*": {"queue": "analysis"}}
     release = threading.Event()
+    started = threading.Event()
     run = Recorder()
 
     def runner(task: str, args: tuple, kwargs: dict) -> None:
         run(task, args, kwargs)
         if task == "slow.generate":
+            started.set()
             release.wait(30)
 
     beat = EmbeddedBeat(
@@ -157,6 +159,7 @@ def test_a_long_analysis_job_never_holds_up_the_clock(settings):
     ticks.join(10)
     try:
         assert not ticks.is_alive(), "the clock waited behind the analysis job"
+        assert started.wait(10), "the analysis job never started on its own thread"
         assert run.calls.count("games.clock_tick") == 3
         assert run.calls.count("slow.generate") == 1  # still running: not started again
     finally:
