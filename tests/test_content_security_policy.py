@@ -13,6 +13,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from tests.test_references import SKIPPED_DIRS
+
 ROOT = Path(__file__).resolve().parent.parent
 
 EXPECTED = {
@@ -77,15 +79,13 @@ FORBIDDEN = {
 }
 
 
-#: Where the site's own files are not: what the tools make (collected static files, a
-#: topology's run directory: bench/topology.py's build/) and what they install.
-NOT_SOURCES = {"build", "staticfiles", ".venv", "node_modules"}
-
-
 def _sources(dirs: list[Path], pattern: str) -> list[Path]:
+    """The site's own files only: not what the tools make beside them (collected static
+    files, bench/topology.py's build/ run directory) or install (tests/test_references.py's
+    SKIPPED_DIRS)."""
     return sorted(
         path for d in dirs for path in d.rglob(pattern)
-        if not NOT_SOURCES.intersection(path.relative_to(ROOT).parts)
+        if not SKIPPED_DIRS.intersection(path.relative_to(ROOT).parts)
     )
 
 
