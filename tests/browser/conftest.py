@@ -268,6 +268,18 @@ def sign_in(page: Page, base_url: str, username: str) -> None:
     page.wait_for_url(f"{base_url}/")
 
 
+def sign_up(page: Page, base_url: str, username: str) -> None:
+    """Fill in the sign-up form for ``username`` (mail ``username@example.com``, the
+    suite's password) and return once the site has signed the new account in."""
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+
+
 def play_as_guest(page: Page) -> None:
     """From the home page, start playing as a guest; returns once the header names the
     guest (the click posts a form, and the page it leads to is what the test reads)."""

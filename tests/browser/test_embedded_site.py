@@ -21,11 +21,11 @@ from playwright.sync_api import Browser, Page
 
 from tests.browser.conftest import (
     DESKTOP,
-    PASSWORD,
     SCREENSHOTS,
     friend_match,
     make_two_moves_each,
     resign,
+    sign_up,
 )
 from tests.embedded_site import EmbeddedSite, running_embedded_site
 
@@ -43,17 +43,12 @@ def embedded_site() -> Iterator[EmbeddedSite]:
         yield site
 
 
-def sign_up(browser: Browser, url: str, username: str) -> Page:
+def new_account(browser: Browser, url: str, username: str) -> Page:
+    """A page of its own, signed in as the newly signed-up ``username``."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
     context.set_default_timeout(20_000)
     page = context.new_page()
-    page.goto(url + "/accounts/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(url + "/")
+    sign_up(page, url, username)
     return page
 
 
@@ -106,8 +101,8 @@ def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     assert f"Site ready at {site.url}/" in site.log()
     assert ":8000" not in site.log() + site.setup_output
 
-    alice = sign_up(browser, site.url, "alice")
-    bob = sign_up(browser, site.url, "bob")
+    alice = new_account(browser, site.url, "alice")
+    bob = new_account(browser, site.url, "bob")
     arena = create_arena_and_join(site.url, alice, bob, "Embedded Arena")  # starts in 1 min
     rated_match_resigned_by(site.url, alice, bob)
     rated_match_resigned_by(site.url, bob, alice)
@@ -121,7 +116,7 @@ def test_the_readme_run_mode_fills_the_boards_and_runs_an_arena_by_itself(
     # The embedded scheduler started the arena at its time and paired the two: each
     # waiting page takes its player to the table; bob resigns there, and carol, who
     # watches the arena's page, sees alice's two points live.
-    carol = sign_up(browser, site.url, "carol")
+    carol = new_account(browser, site.url, "carol")
     carol.goto(arena)
     carol.locator("#t-socket[data-on='1']").wait_for()
     carol.evaluate("window.__noReload = true")

@@ -16,6 +16,7 @@ from tests.browser.conftest import (
     SCREENSHOTS,
     axe_violations,
     off_the_event_loop,
+    sign_up,
     wait_until,
 )
 
@@ -74,13 +75,7 @@ def test_a_guest_finishes_the_first_lesson_signs_up_and_keeps_it(
     assert page.evaluate("JSON.parse(localStorage.getItem('gin-learn')).lessons") == ["melds"]
 
     # Sign up: the lesson this browser finished joins the new account.
-    page.goto(site.url + "/accounts/signup/")
-    page.fill("#id_username", "newcomer")
-    page.fill("#id_email", "newcomer@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(site.url + "/")
+    sign_up(page, site.url, "newcomer")
     page.goto(site.url + "/learn/")
     expect(page.locator("[data-lesson-item='melds'] .lesson-list__state")).to_have_text("done")
     wait_until(page, "document.querySelector('[data-account]').textContent.includes('account')")

@@ -22,6 +22,7 @@ from tests.browser.conftest import (
     play_as_guest,
     resign,
     sign_in,
+    sign_up,
     start_from_lobby,
     wait_until,
 )
@@ -39,12 +40,8 @@ def test_sign_up_and_play_the_computer_to_the_end(site: Any, new_page: Any) -> N
     page = new_page()
     page.goto(site.url + "/")
     page.click("text=Sign up")
-    page.fill("#id_username", "newcomer")
-    page.fill("#id_email", "newcomer@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(site.url + "/")
+    page.wait_for_url(site.url + "/accounts/signup/")
+    sign_up(page, site.url, "newcomer")
     assert page.locator(".site-account__name").inner_text() == "newcomer"
 
     start_from_lobby(page, "computer", variant="time_freedom", level="easy")

@@ -27,6 +27,7 @@ from tests.browser.conftest import (
     off_the_event_loop,
     play_as_guest,
     sign_in,
+    sign_up,
     start_from_lobby,
     wait_until,
 )
@@ -160,13 +161,7 @@ def test_a_guests_settings_stay_in_the_browser_then_go_to_the_account_signed_up(
     assert page.is_checked("input[name=theme][value=blue]")
     assert page.is_checked("#id_left_handed")
 
-    page.goto(site.url + "/accounts/signup/")
-    page.fill("#id_username", "newcomer")
-    page.fill("#id_email", "newcomer@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("form button[type=submit]")
-    page.wait_for_url(site.url + "/")
+    sign_up(page, site.url, "newcomer")
 
     def saved() -> tuple[Any, ...]:
         p = Profile.objects.get(user=User.objects.get(username="newcomer"))
