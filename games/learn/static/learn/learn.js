@@ -153,7 +153,7 @@ function showCourse() {
   ui.lesson = null;
   $("[data-course]").hidden = false;
   $("[data-lesson]").hidden = true;
-  document.title = `${gettext("Learn gin rummy")} · Gin Rummy Online`;
+  document.title = gettext("Learn gin rummy · Gin Rummy Online");
   renderCourse();
 }
 
