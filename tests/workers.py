@@ -33,7 +33,9 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import quote
 
 import pytest
@@ -88,7 +90,10 @@ def free_port() -> int:
 
 
 class _Process:
-    """A subprocess with its output in a log file, stopped gently then firmly."""
+    """A subprocess with its output in a log file, stopped gently then firmly; it runs
+    in the test environment with ``env_overrides`` on top."""
+
+    env_overrides: dict[str, str] = {}
 
     def __init__(self, name: str, command: list[str]) -> None:
         self.name = name
@@ -101,7 +106,7 @@ class _Process:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                self.command, cwd=ROOT, env=process_env(), stdout=log,
+                self.command, cwd=ROOT, env={**process_env(), **self.env_overrides}, stdout=log,
                 stderr=subprocess.STDOUT, start_new_session=True,
             )
 
@@ -215,28 +220,34 @@ class AsgiServer(_Process):
         self.start()
 
 
+P = TypeVar("P", bound=_Process)
+
+
+@contextmanager
+def started(processes: list[P]) -> Iterator[list[P]]:
+    """``processes`` started in order, then stopped and their logs removed."""
+    try:
+        for process in processes:
+            process.start()
+        yield processes
+    finally:
+        for process in processes:
+            process.stop()
+            process.remove_log()
+
+
 @pytest.fixture(scope="session")
 def live_celery_worker(django_db_setup: None) -> Iterator[CeleryWorker]:
     """A real Celery worker on the test database and the test Redis broker."""
-    worker = CeleryWorker()
-    worker.start()
-    try:
+    with started([CeleryWorker()]) as (worker,):
         yield worker
-    finally:
-        worker.stop()
-        worker.remove_log()
 
 
 @pytest.fixture(scope="session")
 def live_asgi_server(django_db_setup: None) -> Iterator[AsgiServer]:
     """A real daphne server (HTTP and WebSockets) on the test database and Redis."""
-    server = AsgiServer()
-    server.start()
-    try:
+    with started([AsgiServer()]) as (server,):
         yield server
-    finally:
-        server.stop()
-        server.remove_log()
 
 
 __all__ = ["AsgiServer", "CeleryBeat", "CeleryWorker", "live_asgi_server", "live_celery_worker"]

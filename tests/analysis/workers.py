@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.workers import CeleryWorker
+from tests.workers import CeleryWorker, started
 
 
 class AnalysisWorker(CeleryWorker):
@@ -28,10 +28,5 @@ class AnalysisWorker(CeleryWorker):
 
 @pytest.fixture(scope="module")
 def analysis_worker(django_db_setup: None) -> Iterator[AnalysisWorker]:
-    worker = AnalysisWorker()
-    worker.start()
-    try:
+    with started([AnalysisWorker()]) as (worker,):
         yield worker
-    finally:
-        worker.stop()
-        worker.remove_log()

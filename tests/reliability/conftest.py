@@ -3,27 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TypeVar
 
 import pytest
 
-from tests.workers import AsgiServer
-
-S = TypeVar("S", bound=AsgiServer)
-
-
-@contextmanager
-def started(servers: list[S]) -> Iterator[list[S]]:
-    """``servers`` started, then stopped and their logs removed."""
-    try:
-        for server in servers:
-            server.start()
-        yield servers
-    finally:
-        for server in servers:
-            server.stop()
-            server.remove_log()
+from tests.workers import AsgiServer, started
 
 
 @pytest.fixture(scope="module")

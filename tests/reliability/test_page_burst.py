@@ -28,9 +28,7 @@ from django.db import connection
 
 from tests.api.streams import StreamReader
 from tests.factories import create_api_token, create_users
-from tests.reliability.conftest import started
-from tests.reliability.servers import _EnvOverride
-from tests.workers import ROOT, AsgiServer, process_env
+from tests.workers import ROOT, AsgiServer, process_env, started
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +64,7 @@ def production_env(static_root: Path) -> dict[str, str]:
     }
 
 
-class ProductionAsgiServer(AsgiServer, _EnvOverride):
+class ProductionAsgiServer(AsgiServer):
     """A daphne process of the test database with DEBUG off, as in production."""
 
     def __init__(self, overrides: dict[str, str]) -> None:

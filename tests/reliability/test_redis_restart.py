@@ -40,26 +40,18 @@ from tests.reliability.servers import (
     RedisServer,
     Supervisor,
 )
+from tests.workers import started
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.celery_worker]
 
 
 @pytest.fixture
 def private_stack(django_db_setup: None) -> Iterator[tuple[RedisServer, list]]:
-    redis_server = RedisServer()
-    redis_server.start()
-    processes = [PrivateAsgiServer(redis_server.url), PrivateAsgiServer(redis_server.url),
-                 PrivateCeleryWorker(redis_server.url), PrivateCeleryBeat(redis_server.url)]
-    try:
-        for process in processes:
-            process.start()
+    with started([RedisServer()]) as (redis_server,), started(
+        [PrivateAsgiServer(redis_server.url), PrivateAsgiServer(redis_server.url),
+         PrivateCeleryWorker(redis_server.url), PrivateCeleryBeat(redis_server.url)]
+    ) as processes:
         yield redis_server, processes
-    finally:
-        for process in processes:
-            process.stop()
-            process.remove_log()
-        redis_server.stop()
-        redis_server.remove_log()
 
 
 def computer_matches(count: int) -> list:
