@@ -12,10 +12,10 @@ one thread.
 
 The hop is a plain ``run_in_executor``: Channels' ``database_sync_to_async`` copies the
 caller's context variables to the thread and back, which cost more CPU than a move's
-own queries. As around a Django request, the thread's connection is closed before and
-after each call if it is broken or past its age (the site has one database); with the
-pool its age is 0, and closing it puts it back in the pool (its prepared statements,
-ginsite/raw_sql.py, stay with it).
+own queries; only the caller's language goes with the call. As around a Django
+request, the thread's connection is closed before and after each call if it is broken
+or past its age (the site has one database); with the pool its age is 0, and closing it
+puts it back in the pool (its prepared statements, ginsite/raw_sql.py, stay with it).
 
 The one module of the site that calls the connection's undocumented
 ``close_if_unusable_or_obsolete`` (what Django's ``close_old_connections`` calls on
@@ -35,17 +35,21 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.utils import translation
 
 DB_THREADS = 4 if "postgresql" in settings.DATABASES["default"]["ENGINE"] else 1
 _db_threads = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="match-db")
 
 
 def db(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func`` as a coroutine function run on the match sockets' database threads."""
+    """``func`` as a coroutine function run on the match sockets' database threads, in
+    the caller's language (the socket's, ginsite/i18n.py: a refusal's message is
+    written in it)."""
 
     async def call(*args: Any, **kwargs: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(
-            _db_threads, functools.partial(_in_thread, func, args, kwargs)
+            _db_threads,
+            functools.partial(_in_thread, func, args, kwargs, translation.get_language()),
         )
 
     return call
@@ -69,13 +73,16 @@ def released(func: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-def _in_thread(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _in_thread(
+    func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], language: str | None
+) -> Any:
     # Django's close_old_connections, for the one database these threads use: it
     # looks each configured connection up in the thread's storage, twice a call.
     connection = connections[DEFAULT_DB_ALIAS]
     connection.close_if_unusable_or_obsolete()
     try:
-        return func(*args, **kwargs)
+        with translation.override(language):
+            return func(*args, **kwargs)
     finally:
         connection.close_if_unusable_or_obsolete()
 

@@ -62,6 +62,7 @@ PRECACHE_MODULES = (
     "games/drag.js",
     "games/sidebar.js",
     "games/controls.js",
+    "games/words.js",
     "learn/learn.js",
     "learn/board.js",
     "games/i18n.js",

@@ -10,6 +10,9 @@ view raises, with ``{"error": {"code", "message"}}`` and the class's status. The
 view finds the account in ``request.api_user`` (None for an anonymous read). The
 wrapper carries ``api_methods`` and ``api_token`` for the OpenAPI document
 (games/api/openapi.py). CSRF does not apply: no cookie authenticates these requests.
+The API speaks to programs: its refusals' messages are English whatever the request's
+``Accept-Language`` (the view runs in settings.LANGUAGE_CODE), so they stay the same for
+every client (docs/bot-api.md).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from games.db_threads import released
@@ -77,18 +81,20 @@ def api_endpoint(*methods: str, token: str = "required") -> Callable[[Callable],
 
             @wraps(view)
             async def wrapped_async(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
-                # The connection the check took goes back to the process's pool at
-                # once, not when the view (a stream) ends.
-                await sync_to_async(released(check_request))(request, methods, token)
-                return await view(request, *args, **kwargs)
+                with translation.override(settings.LANGUAGE_CODE):
+                    # The connection the check took goes back to the process's pool at
+                    # once, not when the view (a stream) ends.
+                    await sync_to_async(released(check_request))(request, methods, token)
+                    return await view(request, *args, **kwargs)
 
             wrapped: Callable[..., Any] = wrapped_async
         else:
 
             @wraps(view)
             def wrapped_sync(request: ApiRequest, *args: Any, **kwargs: Any) -> Any:
-                check_request(request, methods, token)
-                return view(request, *args, **kwargs)
+                with translation.override(settings.LANGUAGE_CODE):
+                    check_request(request, methods, token)
+                    return view(request, *args, **kwargs)
 
             wrapped = wrapped_sync
         wrapped.api_methods = methods  # type: ignore[attr-defined]

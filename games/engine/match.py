@@ -120,7 +120,9 @@ class MatchState:
         from .errors import IllegalAction
 
         if self.over or self.hand is None or self.hand.is_over:
-            raise IllegalAction("no hand is in play: the match is over or waits for a deal")
+            raise IllegalAction(
+                "no hand is in play: the match is over or waits for a deal", "no_hand_in_play"
+            )
         hand, events = self.hand.apply(action, seat, timeout=timeout)
         match = _replace(self, hand=hand)
         if not hand.is_over:
@@ -153,7 +155,7 @@ class MatchState:
         if seat not in (0, 1) or isinstance(seat, bool):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         if self.over:
-            raise IllegalAction("the match is over: nobody can forfeit it")
+            raise IllegalAction("the match is over: nobody can forfeit it", "match_over")
         match = _replace(self, forfeit=seat)
         return match, [{"type": "forfeit", "seat": seat}, match._over_event()]
 

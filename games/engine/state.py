@@ -50,32 +50,43 @@ def parse_action(action: object) -> dict[str, Any]:
     Raises MalformedAction for anything that is not a well-formed action.
     """
     if not isinstance(action, Mapping):
-        raise MalformedAction('an action is an object such as {"type": "pass"}')
+        raise MalformedAction('an action is an object such as {"type": "pass"}', "not_an_object")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         raise MalformedAction(
-            f"unknown action type {kind!r}: use one of {', '.join(_FIELDS)}"
+            f"unknown action type {kind!r}: use one of {', '.join(_FIELDS)}",
+            "unknown_type", type=repr(kind),
         )
     fields = set(action) - {"type"}
     unexpected = fields - _FIELDS[kind]
     if unexpected:
+        listed = ", ".join(sorted(map(str, unexpected)))
         raise MalformedAction(
-            f"unexpected field(s) for {kind}: {', '.join(sorted(map(str, unexpected)))}"
+            f"unexpected field(s) for {kind}: {listed}", "unexpected_fields",
+            type=kind, fields=listed,
         )
     missing = _REQUIRED.get(kind, set()) - fields
     if missing:
-        raise MalformedAction(f"a {kind} action needs the field(s) {', '.join(sorted(missing))}")
+        listed = ", ".join(sorted(missing))
+        raise MalformedAction(
+            f"a {kind} action needs the field(s) {listed}", "missing_fields",
+            type=kind, fields=listed,
+        )
     parsed: dict[str, Any] = {"type": kind}
     if kind == "draw":
         source = action["source"]
         if source not in ("stock", "discard"):
-            raise MalformedAction(f'draw source must be "stock" or "discard", got {source!r}')
+            raise MalformedAction(
+                f'draw source must be "stock" or "discard", got {source!r}', "bad_source",
+                source=repr(source),
+            )
         parsed["source"] = source
     if "card" in action and (kind == "discard" or action["card"] is not None):
         try:
             parsed["card"] = Card.parse(action["card"])
         except ValueError as error:
-            raise MalformedAction(str(error)) from error
+            reason = "bad_card" if isinstance(action["card"], str) else "card_not_text"
+            raise MalformedAction(str(error), reason, card=repr(action["card"])) from error
     return parsed
 
 
@@ -235,9 +246,9 @@ class HandState:
     ) -> tuple[HandState, list[dict[str, Any]]]:
         parsed = parse_action(action)
         if self.phase == "over":
-            raise IllegalAction("the hand is over: no more actions")
+            raise IllegalAction("the hand is over: no more actions", "hand_over")
         if seat is not None and seat != self.current_player:
-            raise IllegalAction("it is not your turn")
+            raise IllegalAction("it is not your turn", "not_your_turn")
         kind = parsed["type"]
         if kind == "pass":
             return self._pass()
@@ -245,8 +256,13 @@ class HandState:
             return self._draw(parsed["source"])
         if self.phase != "discard":
             if self.phase == "first_turn":
-                raise IllegalAction("on the first turn you may only take the upcard or pass")
-            raise IllegalAction("draw a card first: from the stock or the discard pile")
+                raise IllegalAction(
+                    "on the first turn you may only take the upcard or pass",
+                    "first_turn_take_or_pass",
+                )
+            raise IllegalAction(
+                "draw a card first: from the stock or the discard pile", "draw_first"
+            )
         if kind == "discard":
             return self._discard(parsed["card"])
         if kind == "knock":
@@ -265,7 +281,8 @@ class HandState:
     def _pass(self) -> tuple[HandState, list[dict[str, Any]]]:
         if self.phase != "first_turn":
             raise IllegalAction(
-                "you can pass only on the first turn, when the upcard is offered"
+                "you can pass only on the first turn, when the upcard is offered",
+                "pass_first_turn_only",
             )
         events = [self._event(type="pass")]
         if self.current_player == self.non_dealer:
@@ -276,11 +293,14 @@ class HandState:
         seat = self.current_player
         assert seat is not None
         if self.phase == "discard":
-            raise IllegalAction("you have already drawn this turn: discard a card or knock")
+            raise IllegalAction(
+                "you have already drawn this turn: discard a card or knock", "already_drawn"
+            )
         if source == "stock":
             if self.phase == "first_turn":
                 raise IllegalAction(
-                    "you cannot draw from the stock on the first turn: take the upcard or pass"
+                    "you cannot draw from the stock on the first turn: take the upcard or pass",
+                    "no_stock_on_first_turn",
                 )
             card = self.stock[0]
             events = [self._event(type="draw", source="stock")]
@@ -291,7 +311,7 @@ class HandState:
             )
             return state, events
         if not self.discard_pile:
-            raise IllegalAction("the discard pile is empty")
+            raise IllegalAction("the discard pile is empty", "discard_pile_empty")
         card = self.discard_pile[-1]
         events = [self._event(type="draw", source="discard", card=str(card))]
         hands = self._hands_with(seat, (*self.hands[seat], card))
@@ -318,9 +338,12 @@ class HandState:
         seat = self.current_player
         assert seat is not None
         if card not in self.hands[seat]:
-            raise IllegalAction(f"you do not hold {card}")
+            raise IllegalAction(f"you do not hold {card}", "not_held", card=str(card))
         if card is self.taken_from_discard:
-            raise IllegalAction("you cannot discard the card you just took from the discard pile")
+            raise IllegalAction(
+                "you cannot discard the card you just took from the discard pile",
+                "discard_just_taken",
+            )
 
     def _without(self, card: Card) -> dict[str, Any]:
         """Changes that take ``card`` out of the mover's hand and known cards."""
@@ -365,15 +388,18 @@ class HandState:
             if self.rules.straight:
                 raise IllegalAction(
                     "Straight Gin has no knocking: you may only go gin (0 deadwood), "
-                    f"you would have {points}"
+                    f"you would have {points}",
+                    "straight_gin_only", points=points,
                 )
             if limit == 0:
                 raise IllegalAction(
                     f"the knock limit of this hand is 0: you may only go gin, "
-                    f"you would have {points}"
+                    f"you would have {points}",
+                    "gin_only", points=points,
                 )
             raise IllegalAction(
-                f"you may knock only with {limit} or less deadwood, you would have {points}"
+                f"you may knock only with {limit} or less deadwood, you would have {points}",
+                "knock_limit", limit=limit, points=points,
             )
         changes = self._without(card)
         events = [self._event(type="gin" if points == 0 else "knock")]
@@ -386,9 +412,9 @@ class HandState:
         seat = self.current_player
         assert seat is not None
         if not self.rules.big_gin_allowed:
-            raise IllegalAction("Big Gin is not allowed in this match")
+            raise IllegalAction("Big Gin is not allowed in this match", "big_gin_not_allowed")
         if deadwood_mask(cards_to_mask(self.hands[seat])) != 0:
-            raise IllegalAction("Big Gin needs all 11 cards in melds")
+            raise IllegalAction("Big Gin needs all 11 cards in melds", "big_gin_needs_melds")
         events = [self._event(type="big_gin")]
         result = settle_gin(self.rules, seat, self.hands, big=True, knock_limit=self.knock_limit)
         return self._finish(events, result, taken_from_discard=None)

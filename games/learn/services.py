@@ -9,10 +9,12 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.engine.errors import MalformedAction
 from games.engine.state import parse_action
 from games.errors import IllegalActionError, MalformedActionError
+from games.refusals import action_refused
 from leaderboards.glicko2 import GameResult, Glicko2Rating, rate
 
 from . import selectors
@@ -120,12 +122,14 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
     try:
         parsed = parse_action(action)
     except MalformedAction as error:
-        raise MalformedActionError(str(error)) from None
+        raise action_refused(error) from None
     if parsed.get("type") == "knock" and "card" not in parsed:
-        raise MalformedActionError('Name the card to knock with: {"type": "knock", "card": "TD"}.')
+        raise MalformedActionError(
+            _('Name the card to knock with: {"type": "knock", "card": "TD"}.')
+        )
     given = {k: str(v) if k == "card" else v for k, v in parsed.items()}
     if not any(core.same_action(given, legal) for legal in puzzle.legal_actions):
-        raise IllegalActionError("That action is not one of this puzzle's legal actions.")
+        raise IllegalActionError(_("That action is not one of this puzzle's legal actions."))
     correct = core.same_action(given, puzzle.best)
     with transaction.atomic():
         player, _created = PuzzlePlayer.objects.select_for_update().get_or_create(user=user)

@@ -21,19 +21,18 @@ from games.bots import choose_action
 from games.engine import (
     DISCONNECT_SECONDS,
     NO_CLOCK_DISCONNECT_SECONDS,
-    IllegalAction,
-    MalformedAction,
+    ActionError,
     abandoned_by_timeouts,
     timeout_action,
 )
 from games.errors import (
-    IllegalActionError,
     MalformedActionError,
     MatchOverError,
     NotYourTurnError,
     StaleVersionError,
 )
 from games.models import Match, Seat
+from games.refusals import action_refused
 
 from . import play, presence
 
@@ -89,10 +88,9 @@ def move_submit(
         change = play.Change(locked, now)
         try:
             change.act(seat.index, action)
-        except MalformedAction as error:
-            raise MalformedActionError(str(error)) from error
-        except IllegalAction as error:
-            raise IllegalActionError(str(error)) from error
+        except ActionError as error:
+            # The rule, in the player's language (the bot API's is English).
+            raise action_refused(error) from error
         sent = change.commit(answered=seat.index if answers_mover else None, last=True)
     return MoveResult(version=locked.match.version, message=sent[seat.index])
 

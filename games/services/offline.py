@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import messages
 from games.engine import ActionError, MatchState
 from games.errors import InvalidSettingsError, OfflineMatchRefusedError
 from games.models import Hand, Match, Move, Seat
+from games.refusals import refusal_sentence
 
 from .matches import rules_for
 
@@ -39,7 +41,10 @@ OFFLINE_ID = re.compile(r"^[A-Za-z0-9-]{8,64}$")
 
 
 def _refuse(message: str) -> OfflineMatchRefusedError:
-    return OfflineMatchRefusedError(f"This offline match was not saved: {message}")
+    """The refusal, in the uploader's language (the offline table shows it)."""
+    return OfflineMatchRefusedError(
+        gettext("This offline match was not saved: %(why)s") % {"why": message}
+    )
 
 
 def _parse_time(value: Any, now: datetime) -> datetime | None:
@@ -57,7 +62,8 @@ def _parse_time(value: Any, now: datetime) -> datetime | None:
 
 def _seed(value: Any, number: int) -> bytes:
     if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{64}", value):
-        raise _refuse(f"hand {number} has no valid seed (64 hex digits).")
+        raise _refuse(gettext("hand %(number)s has no valid seed (64 hex digits).")
+                      % {"number": number})
     return bytes.fromhex(value)
 
 
@@ -70,45 +76,51 @@ def _replay(
     match = None
     for number, hand in enumerate(hands, start=1):
         if not isinstance(hand, Mapping):
-            raise _refuse(f"hand {number} is not an object.")
+            raise _refuse(gettext("hand %(number)s is not an object.") % {"number": number})
         seed = _seed(hand.get("seed"), number)
         actions = hand.get("actions")
         if not isinstance(actions, list) or len(actions) > MAX_ACTIONS_PER_HAND:
             raise _refuse(
-                f"hand {number} has no list of actions (at most {MAX_ACTIONS_PER_HAND})."
+                gettext("hand %(number)s has no list of actions (at most %(most)s).")
+                % {"number": number, "most": MAX_ACTIONS_PER_HAND}
             )
         if match is None:
             match = MatchState.start(rules, first_dealer, seed)
         elif match.needs_deal:
             match, _ = match.deal_next(seed)
         else:
-            raise _refuse(f"the match was already over before hand {number}.")
+            raise _refuse(gettext("the match was already over before hand %(number)s.")
+                          % {"number": number})
         assert match.hand is not None  # just dealt
         dealer = match.hand.dealer
         moves = []
         for position, entry in enumerate(actions, start=1):
             if not isinstance(entry, Mapping) or entry.get("seat") not in (0, 1):
-                raise _refuse(f"hand {number}, move {position} names no seat.")
+                raise _refuse(gettext("hand %(number)s, move %(move)s names no seat.")
+                              % {"number": number, "move": position})
             seat = entry["seat"]
             try:
                 match, _ = match.apply(seat, entry.get("action"))  # type: ignore[arg-type]
             except ActionError as error:
                 raise _refuse(
-                    f"hand {number}, move {position} is not legal: {error}."
+                    gettext("hand %(number)s, move %(move)s is not legal: %(rule)s.")
+                    % {"number": number, "move": position, "rule": refusal_sentence(error)}
                 ) from error
             moves.append((seat, dict(entry["action"])))
         assert match.hand is not None
         if not match.hand.is_over and not (number == len(hands) and resigned):
-            raise _refuse(f"hand {number} is not finished.")
+            raise _refuse(gettext("hand %(number)s is not finished.") % {"number": number})
         replayed.append((number, dealer, seed, match.hand, moves))
     assert match is not None
     if resigned:
         try:
             match, _ = match.resign(0)
         except ActionError as error:
-            raise _refuse("the match was already over: nobody can resign it.") from error
+            raise _refuse(
+                gettext("the match was already over: nobody can resign it.")
+            ) from error
     if not match.over:
-        raise _refuse("the match is not over.")
+        raise _refuse(gettext("the match is not over."))
     return match, replayed
 
 
@@ -119,20 +131,20 @@ def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
     Raises OfflineMatchRefusedError, changing nothing, for anything that does not replay.
     """
     if not getattr(user, "is_authenticated", False):
-        raise _refuse("sign in first.")
+        raise _refuse(gettext("sign in first."))
     if not isinstance(record, Mapping):
-        raise _refuse("the upload is not a match record.")
+        raise _refuse(gettext("the upload is not a match record."))
     offline_id = record.get("id")
     if not isinstance(offline_id, str) or not OFFLINE_ID.match(offline_id):
-        raise _refuse("it has no valid id.")
+        raise _refuse(gettext("it has no valid id."))
     existing = Match.objects.filter(offline_id=offline_id).first()
     if existing is not None:
         if existing.seats.filter(index=0, user=user).exists():
             return existing, False
-        raise _refuse("another account already uploaded it.")
+        raise _refuse(gettext("another account already uploaded it."))
     level = record.get("level")
     if level not in OFFLINE_LEVELS:
-        raise _refuse(f"unknown computer level {level!r}.")
+        raise _refuse(gettext("unknown computer level %(level)s.") % {"level": repr(level)})
     variant = record.get("variant")  # rules_for refuses anything but a variant's name
     try:
         rules = rules_for(variant=variant, rules=record.get("rules"))  # type: ignore[arg-type]
@@ -147,10 +159,10 @@ def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
     rules = rules.replace(turn_seconds=None)
     dealer = record.get("first_dealer")
     if dealer not in (0, 1) or isinstance(dealer, bool):
-        raise _refuse("the first dealer must be seat 0 or 1.")
+        raise _refuse(gettext("the first dealer must be seat 0 or 1."))
     hands = record.get("hands")
     if not isinstance(hands, list) or not 1 <= len(hands) <= MAX_HANDS:
-        raise _refuse(f"it must have between 1 and {MAX_HANDS} hands.")
+        raise _refuse(gettext("it must have between 1 and %(most)s hands.") % {"most": MAX_HANDS})
     resigned = record.get("resigned", False) is True
 
     first_dealer = dealer
@@ -159,7 +171,10 @@ def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
     score = final.score
     claimed = record.get("totals")
     if claimed is not None and claimed != list(score.totals):
-        raise _refuse(f"its totals {claimed} differ from the replayed {list(score.totals)}.")
+        raise _refuse(
+            gettext("its totals %(claimed)s differ from the replayed %(replayed)s.")
+            % {"claimed": claimed, "replayed": list(score.totals)}
+        )
 
     now = timezone.now()
     started = _parse_time(record.get("started_at"), now) or now
@@ -215,6 +230,6 @@ def offline_match_import(*, user: User, record: Any) -> tuple[Match, bool]:
     except IntegrityError as error:  # the same record uploaded twice at once
         existing = Match.objects.filter(offline_id=offline_id, seats__user=user).first()
         if existing is None:
-            raise _refuse("another account already uploaded it.") from error
+            raise _refuse(gettext("another account already uploaded it.")) from error
         return existing, False
     return match, True

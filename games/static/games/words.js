@@ -58,6 +58,40 @@ function ruleText(message) {
   return !text || /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** The rules an illegal move breaks, by the reason the engine names (games/engine/errors.py
+ * REASONS; the server's sentences are games/refusals.py), in the page's language. A
+ * malformed action gets the one general sentence of `malformed_action`.
+ * @returns {Record<string, string>} */
+const ruleSentences = () => ({
+  no_hand_in_play: gettext("no hand is in play: the match is over or waits for a deal"),
+  match_over: gettext("the match is over: nobody can forfeit it"),
+  hand_over: gettext("the hand is over: no more actions"),
+  not_your_turn: gettext("it is not your turn"),
+  first_turn_take_or_pass: gettext("on the first turn you may only take the upcard or pass"),
+  draw_first: gettext("draw a card first: from the stock or the discard pile"),
+  pass_first_turn_only: gettext("you can pass only on the first turn, when the upcard is offered"),
+  already_drawn: gettext("you have already drawn this turn: discard a card or knock"),
+  no_stock_on_first_turn: gettext("you cannot draw from the stock on the first turn: take the upcard or pass"),
+  discard_pile_empty: gettext("the discard pile is empty"),
+  not_held: gettext("you do not hold %(card)s"),
+  discard_just_taken: gettext("you cannot discard the card you just took from the discard pile"),
+  straight_gin_only: gettext("Straight Gin has no knocking: you may only go gin (0 deadwood), you would have %(points)s"),
+  gin_only: gettext("the knock limit of this hand is 0: you may only go gin, you would have %(points)s"),
+  knock_limit: gettext("you may knock only with %(limit)s or less deadwood, you would have %(points)s"),
+  big_gin_not_allowed: gettext("Big Gin is not allowed in this match"),
+  big_gin_needs_melds: gettext("Big Gin needs all 11 cards in melds"),
+});
+
+/** What to show a person for a refusal of the browser's engine (offline/engine.js
+ * ActionError: `kind`, `reason`, `details`), as errorSentence does for the server's: an
+ * illegal move says which rule, its card named in words.
+ * @param {{ kind?: string, reason?: string, details?: Record<string, unknown> }} error */
+export function engineRefusal(error) {
+  const sentence = error.kind === "illegal" ? ruleSentences()[error.reason ?? ""] : undefined;
+  if (!sentence) return errorSentence(error.kind === "illegal" ? "illegal_action" : "malformed_action", "");
+  return errorSentence("illegal_action", format(sentence, error.details ?? {}));
+}
+
 /** What to show a person for an `error` frame. An illegal move also says which rule. */
 export function errorSentence(code, message) {
   const rule = code === "illegal_action" && message ? ruleText(message) : "";

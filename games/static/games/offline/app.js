@@ -12,7 +12,8 @@ import { confirmsDiscard, handCard, layOutHand, markConfirming, moveParts, rende
 import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { deadwoodAfterDiscard } from "../melds.js";
-import { playerView } from "./engine.js";
+import { engineRefusal } from "../words.js";
+import { ActionError, playerView } from "./engine.js";
 import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
 import { allMatches, putMatch } from "./store.js";
 import { syncOfflineMatches } from "./sync.js";
@@ -103,7 +104,7 @@ function act(seat, action) {
 function sendAction(action) {
   if (!myTurn()) return;
   ui.confirming = null;
-  try { act(YOU, action); } catch (error) { toast(error.message); }
+  try { act(YOU, action); } catch (error) { toast(error instanceof ActionError ? engineRefusal(error) : String(error)); }
 }
 
 function scheduleComputer() {

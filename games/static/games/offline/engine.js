@@ -21,11 +21,13 @@ export const INDEX = new Map(TEXT.map((t, i) => [t, i]));
 export const VALUE = TEXT.map((_, i) => Math.min((i % 13) + 1, 10));
 const KEY = TEXT.map((_, i) => (i % 13) * 4 + Math.floor(i / 13));  // (rank, suit) order
 
+// `kind` "malformed" | "illegal"; `reason` and `details` as the Python engine's
+// (games/engine/errors.py REASONS), for the sentence a person reads (words.js).
 export class ActionError extends Error {
-  constructor(kind, message) { super(message); this.kind = kind; }  // "malformed" | "illegal"
+  constructor(kind, message, reason, details = {}) { super(message); this.kind = kind; this.reason = reason; this.details = details; }
 }
-const illegal = (message) => new ActionError("illegal", message);
-const malformed = (message) => new ActionError("malformed", message);
+const illegal = (message, reason, details) => new ActionError("illegal", message, reason, details);
+const malformed = (message, reason, details) => new ActionError("malformed", message, reason, details);
 
 // --- masks -------------------------------------------------------------------------
 
@@ -540,19 +542,23 @@ export function legalActions(state) {
 const FIELDS = { pass: [], draw: ["source"], discard: ["card"], knock: ["card"], big_gin: [] };
 
 function parseAction(action) {
-  if (!action || typeof action !== "object" || Array.isArray(action)) throw malformed('an action is an object such as {"type": "pass"}');
+  if (!action || typeof action !== "object" || Array.isArray(action)) throw malformed('an action is an object such as {"type": "pass"}', "not_an_object");
   const kind = action.type;
-  if (typeof kind !== "string" || !(kind in FIELDS)) throw malformed(`unknown action type ${kind}`);
+  if (typeof kind !== "string" || !(kind in FIELDS)) throw malformed(`unknown action type ${kind}`, "unknown_type", { type: JSON.stringify(kind) ?? String(kind) });
   const extra = Object.keys(action).filter((k) => k !== "type" && !FIELDS[kind].includes(k));
-  if (extra.length) throw malformed(`unexpected field(s) for ${kind}: ${extra.sort().join(", ")}`);
-  if ((kind === "draw" && !("source" in action)) || (kind === "discard" && !("card" in action))) {
-    throw malformed(`a ${kind} action needs the field(s) ${FIELDS[kind].join(", ")}`);
+  if (extra.length) {
+    const fields = extra.sort().join(", ");
+    throw malformed(`unexpected field(s) for ${kind}: ${fields}`, "unexpected_fields", { type: kind, fields });
   }
-  if (kind === "draw" && action.source !== "stock" && action.source !== "discard") throw malformed('draw source must be "stock" or "discard"');
+  if ((kind === "draw" && !("source" in action)) || (kind === "discard" && !("card" in action))) {
+    const fields = FIELDS[kind].join(", ");
+    throw malformed(`a ${kind} action needs the field(s) ${fields}`, "missing_fields", { type: kind, fields });
+  }
+  if (kind === "draw" && action.source !== "stock" && action.source !== "discard") throw malformed('draw source must be "stock" or "discard"', "bad_source", { source: JSON.stringify(action.source) ?? String(action.source) });
   const parsed = { ...action };
   if ("card" in action && (kind === "discard" || action.card !== null)) {
     const text = typeof action.card === "string" ? action.card.toUpperCase() : null;
-    if (!INDEX.has(text)) throw malformed(`not a card: ${action.card}`);
+    if (!INDEX.has(text)) throw malformed(`not a card: ${action.card}`, "bad_card", { card: JSON.stringify(action.card) ?? String(action.card) });
     parsed.card = text;
   } else delete parsed.card;
   return parsed;
@@ -575,24 +581,24 @@ function finish(next, events, res) {
  * {state, events}; throws ActionError and changes nothing when it is refused. */
 export function apply(state, action, seat = null) {
   const parsed = parseAction(action);
-  if (state.phase === "over") throw illegal("the hand is over: no more actions");
-  if (seat !== null && seat !== state.current_player) throw illegal("it is not your turn");
+  if (state.phase === "over") throw illegal("the hand is over: no more actions", "hand_over");
+  if (seat !== null && seat !== state.current_player) throw illegal("it is not your turn", "not_your_turn");
   const me = state.current_player;
   const next = copy(state);
   const event = (fields) => { const e = { seat: me, ...fields }; next.history.push(e); return [e]; };
   const kind = parsed.type;
   if (kind === "pass") {
-    if (state.phase !== "first_turn") throw illegal("you can pass only on the first turn, when the upcard is offered");
+    if (state.phase !== "first_turn") throw illegal("you can pass only on the first turn, when the upcard is offered", "pass_first_turn_only");
     const events = event({ type: "pass" });
     if (me === 1 - state.dealer) next.current_player = state.dealer;
     else { next.current_player = 1 - state.dealer; next.phase = "draw"; }
     return { state: next, events };
   }
   if (kind === "draw") {
-    if (state.phase === "discard") throw illegal("you have already drawn this turn: discard a card or knock");
+    if (state.phase === "discard") throw illegal("you have already drawn this turn: discard a card or knock", "already_drawn");
     next.hands = [...state.hands];
     if (parsed.source === "stock") {
-      if (state.phase === "first_turn") throw illegal("you cannot draw from the stock on the first turn: take the upcard or pass");
+      if (state.phase === "first_turn") throw illegal("you cannot draw from the stock on the first turn: take the upcard or pass", "no_stock_on_first_turn");
       const card = state.stock[0];
       const events = event({ type: "draw", source: "stock" });
       next.hands[me] = withCard(state.hands[me], card);
@@ -601,7 +607,7 @@ export function apply(state, action, seat = null) {
       next.taken_from_discard = null;
       return { state: next, events };
     }
-    if (!state.discard_pile.length) throw illegal("the discard pile is empty");
+    if (!state.discard_pile.length) throw illegal("the discard pile is empty", "discard_pile_empty");
     const card = state.discard_pile[state.discard_pile.length - 1];
     const events = event({ type: "draw", source: "discard", card });
     next.hands[me] = withCard(state.hands[me], card);
@@ -613,12 +619,12 @@ export function apply(state, action, seat = null) {
     return { state: next, events };
   }
   if (state.phase !== "discard") {
-    if (state.phase === "first_turn") throw illegal("on the first turn you may only take the upcard or pass");
-    throw illegal("draw a card first: from the stock or the discard pile");
+    if (state.phase === "first_turn") throw illegal("on the first turn you may only take the upcard or pass", "first_turn_take_or_pass");
+    throw illegal("draw a card first: from the stock or the discard pile", "draw_first");
   }
   const leave = (card) => {
-    if (!state.hands[me].includes(card)) throw illegal(`you do not hold ${card}`);
-    if (card === state.taken_from_discard) throw illegal("you cannot discard the card you just took from the discard pile");
+    if (!state.hands[me].includes(card)) throw illegal(`you do not hold ${card}`, "not_held", { card });
+    if (card === state.taken_from_discard) throw illegal("you cannot discard the card you just took from the discard pile", "discard_just_taken");
     next.hands = [...state.hands];
     next.hands[me] = withoutCard(state.hands[me], card);
     next.known = [...state.known];
@@ -641,22 +647,22 @@ export function apply(state, action, seat = null) {
       const forbidden = state.taken_from_discard ? maskOf([state.taken_from_discard]) : ZERO;
       [card] = bestDiscardMask(mask, forbidden);
     }
-    if (!state.hands[me].includes(card)) throw illegal(`you do not hold ${card}`);
-    if (card === state.taken_from_discard) throw illegal("you cannot discard the card you just took from the discard pile");
+    if (!state.hands[me].includes(card)) throw illegal(`you do not hold ${card}`, "not_held", { card });
+    if (card === state.taken_from_discard) throw illegal("you cannot discard the card you just took from the discard pile", "discard_just_taken");
     const points = deadwoodMask(andNot(mask, cardMask(INDEX.get(card))));
     const limit = handKnockLimit(state);
     if (points > limit) {
-      if (state.rules.straight) throw illegal(`Straight Gin has no knocking: you may only go gin (0 deadwood), you would have ${points}`);
-      if (limit === 0) throw illegal(`the knock limit of this hand is 0: you may only go gin, you would have ${points}`);
-      throw illegal(`you may knock only with ${limit} or less deadwood, you would have ${points}`);
+      if (state.rules.straight) throw illegal(`Straight Gin has no knocking: you may only go gin (0 deadwood), you would have ${points}`, "straight_gin_only", { points });
+      if (limit === 0) throw illegal(`the knock limit of this hand is 0: you may only go gin, you would have ${points}`, "gin_only", { points });
+      throw illegal(`you may knock only with ${limit} or less deadwood, you would have ${points}`, "knock_limit", { limit, points });
     }
     leave(card);
     const events = event({ type: points === 0 ? "gin" : "knock" });
     const res = settleKnock(state.rules, me, next.hands, { knockCard: card, knockLimit: limit });
     return finish(next, events, res);
   }
-  if (!state.rules.big_gin_allowed) throw illegal("Big Gin is not allowed in this match");
-  if (deadwoodMask(mask) !== 0) throw illegal("Big Gin needs all 11 cards in melds");
+  if (!state.rules.big_gin_allowed) throw illegal("Big Gin is not allowed in this match", "big_gin_not_allowed");
+  if (deadwoodMask(mask) !== 0) throw illegal("Big Gin needs all 11 cards in melds", "big_gin_needs_melds");
   const events = event({ type: "big_gin" });
   const res = settleGin(state.rules, me, state.hands, { big: true, knockLimit: handKnockLimit(state) });
   next.taken_from_discard = null;

@@ -3,6 +3,7 @@
 // reaches "My matches" whichever page the player opens first once back online.
 // Protocol: docs/offline.md ("Sync").
 
+import { gettext } from "../i18n.js";
 import { allMatches, putMatch } from "./store.js";
 
 function csrfToken() {
@@ -51,7 +52,7 @@ export function syncOfflineMatches({ accountUrl, uploadUrl, onRecord = () => {} 
         record.sync = { state: "uploaded", match_id: reply.match_id, url: reply.sheet_url };
         uploaded++;
       } else if (response.status === 400) {
-        record.sync = { state: "refused", message: reply.error?.message || "refused by the server" };
+        record.sync = { state: "refused", message: reply.error?.message || gettext("refused by the server") };
       } else continue;  // signed out meanwhile, or a server error: try again later
       await putMatch(record);
       onRecord(record);
