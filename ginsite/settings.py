@@ -197,6 +197,11 @@ if DATABASE_URL:
             "max_size": DATABASE_POOL_SIZE,
             "timeout": DATABASE_POOL_TIMEOUT,
         }
+        # The pool checks a connection (an empty query) before lending it: after a
+        # restart of PgBouncer or PostgreSQL every idle pooled connection is dead, and
+        # without the check each would fail one move or page once (bench/pool_check.py
+        # measures what the check costs: docs/benchmarks.md).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     else:
         DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     # A live server process in tests (daphne, a Celery worker) must reach the same test

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,7 @@ class Submission:
     action: dict[str, Any]
     seat: int
     outcome: str = "pending"
+    sent_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass

@@ -35,7 +35,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from bench.topology import ROOT, Topology, process_env
+from bench.topology import DATABASE, ROOT, Topology, process_env
 from tests.reliability.players import Player, check_against_log
 
 MATCHES = 3
@@ -140,6 +140,20 @@ async def wait_all_move_on(players: list[TimedPlayer], fault: str, started: floa
     return longest
 
 
+def answers_queries(topology: Topology, timeout: float = 30.0) -> None:
+    """Wait until PgBouncer, just restarted, answers a query."""
+    pgbouncer = f"postgres://postgres@127.0.0.1:{topology.layout.pgbouncer_port}/{DATABASE}"
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with psycopg.connect(pgbouncer, connect_timeout=2, prepare_threshold=None) as db:
+                db.execute("SELECT 1")
+            return
+        except psycopg.OperationalError:
+            assert time.monotonic() < deadline, f"PgBouncer did not answer within {timeout:g} s"
+            time.sleep(0.05)
+
+
 def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> None:
     layout = topology.layout
     matches = setup_matches(topology)
@@ -148,6 +162,7 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
                for match_id, cookie in matches]
     waits: dict[str, float] = {}
     refusals: dict[str, int] = {}
+    refused_once_back: dict[str, int] = {}  # moves sent once the service answered again
     drops: dict[str, int] = {}
 
     async def run() -> None:
@@ -162,8 +177,15 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
                 drops_before = sum(p.drops for p in players)
                 old = hurt(service)
                 await asyncio.to_thread(topology.wait_running, service, old)
+                if service == "pgbouncer":
+                    await asyncio.to_thread(answers_queries, topology)
+                    back = time.monotonic()
                 waits[name] = await wait_all_move_on(players, name, started)
                 refusals[name] = sum(len(p.errors) for p in players) - errors_before
+                if service == "pgbouncer":
+                    refused_once_back[name] = sum(
+                        s.outcome == "refused" and s.sent_at > back
+                        for p in players for s in p.submissions)
                 drops[name] = sum(p.drops for p in players) - drops_before
 
             port = busiest(layout.asgi_ports)
@@ -202,3 +224,8 @@ def test_every_fault_once_on_the_topology_through_nginx(topology: Topology) -> N
         assert player.accepted(), f"{player.name} had no move acknowledged"
         check_against_log([player], moves)
     assert len(waits) == 5
+    # While PgBouncer is down a move cannot be stored, and its refusal is honest; once it
+    # answers again, every ASGI process's pooled connections are dead, and a move must
+    # not be refused for that (the pool checks a connection before lending it).
+    assert refused_once_back == {"restart of PgBouncer": 0}, (
+        f"moves refused with server_error once PgBouncer was back: {refused_once_back}")
