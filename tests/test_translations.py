@@ -32,9 +32,6 @@ SCRIPT_DIRS = [*ROOT.glob("*/static"), *ROOT.glob("games/*/static")]
 # the words allauth's own catalogs give them).
 NOT_FOR_PLAYERS = ("admin/", "/admin/", "games/sw.js", "allauth/elements/")
 SCRIPTS_WITHOUT_WORDS = {"wire.js", "sha256.js", "random.js", "i18n.js"}
-# Pages still in English only, left for the next pass (issue 33): the bot API's reference
-# (read by the programmers of bots). Every other page and script is held to the scan.
-NOT_YET_TRANSLATED = {"templates/api/reference.html", "templates/api/_schema.html"}
 
 GAP = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 TAG = re.compile(r"</?[a-z]+")
@@ -151,9 +148,7 @@ def templates() -> list[Path]:
     for folder in TEMPLATE_DIRS:
         for path in folder.rglob("*.html"):
             relative = path.relative_to(folder).as_posix()
-            if not any(part in f"/{relative}" for part in NOT_FOR_PLAYERS) and (
-                str(path.relative_to(ROOT)) not in NOT_YET_TRANSLATED
-            ):
+            if not any(part in f"/{relative}" for part in NOT_FOR_PLAYERS):
                 found.append(path)
     return sorted(set(found))
 
@@ -200,8 +195,7 @@ def scripts() -> list[Path]:
     found = []
     for folder in SCRIPT_DIRS:
         for path in folder.rglob("*.js"):
-            if (path.name not in SCRIPTS_WITHOUT_WORDS and "node_modules" not in path.parts
-                    and str(path.relative_to(ROOT)) not in NOT_YET_TRANSLATED):
+            if path.name not in SCRIPTS_WITHOUT_WORDS and "node_modules" not in path.parts:
                 found.append(path)
     return sorted(found)
 

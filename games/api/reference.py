@@ -1,6 +1,7 @@
 """The readable form of the bot API's OpenAPI document (``/api/docs/``): the context of
 templates/api/reference.html, made from the document alone, so the page says exactly
-what ``/api/openapi.json`` says. Server-rendered (no script, no style attribute): it
+what ``/api/openapi.json`` says (its words in English, as the API speaks; the page's
+own words in the reader's language). Server-rendered (no script, no style attribute): it
 works offline and under the site's Content Security Policy."""
 
 from __future__ import annotations
@@ -8,12 +9,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 METHODS = ("get", "post", "put", "patch", "delete")
 REF = "#/components/schemas/"
+# The page's own words, in the reader's language (the document's stay English).
 TOKEN = {
-    "required": "Token required",
-    "optional": "Token optional",
-    "none": "No token",
+    "required": _("Token required"),
+    "optional": _("Token optional"),
+    "none": _("No token"),
 }
 
 

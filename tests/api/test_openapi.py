@@ -139,6 +139,18 @@ def test_the_reference_page_shows_every_operation(client: Client) -> None:
     assert 'href="/api/docs/"' in tokens_page.get("/players/settings/tokens/").content.decode()
 
 
+@pytest.mark.django_db
+def test_the_reference_page_speaks_the_readers_language_around_the_apis_english() -> None:
+    """The page's own words are translated; the document's (routes, summaries, fields,
+    codes) stay as the API speaks them, in English, marked so."""
+    page = Client(HTTP_ACCEPT_LANGUAGE="de").get("/api/docs/").content.decode()
+    assert '<html lang="de"' in page
+    assert "<h1>Referenz der Bot-API</h1>" in page and ">Antworten</h4>" in page
+    assert "Token erforderlich" in page and "Die API spricht Englisch" in page
+    assert "<code>/api/bot/match/{match_id}/action</code>" in page
+    assert '<p lang="en"><strong>Play a move.</strong>' in page
+
+
 # --- schemathesis against the live server ---------------------------------------------------
 
 
