@@ -55,10 +55,14 @@ def restart_without_purge(worker: CeleryWorker) -> None:
         assert worker.alive() and time.monotonic() < deadline, worker.log()
 
 
-def wait_until(condition, timeout: float, what: str) -> None:
+def wait_until(condition, timeout: float, what: str, explain=None) -> None:
+    """Wait for ``condition``; past ``timeout`` fail naming ``what`` and what
+    ``explain()`` (if given) says of the moment."""
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out waiting for {what}"
+                                 + (f"\n{explain()}" if explain else ""))
         time.sleep(0.1)
 
 

@@ -63,6 +63,21 @@ def _waiting_backend(query_start: str) -> int | None:
     return row[0] if row else None
 
 
+def _activity(worker: CeleryWorker) -> str:
+    """What the test database's other connections are doing, and the worker's log."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, state, wait_event_type, wait_event, left(query, 120)"
+            " FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()")
+        rows = cursor.fetchall()
+    return ("--- the test database's other connections ---\n"
+            + "\n".join(" | ".join(str(v) for v in row) for row in rows)
+            + f"\n--- the worker's log ---\n{worker.log()}")
+
+
 def _backend_gone(pid: int) -> bool:
     from django.db import connection
 
@@ -155,11 +170,14 @@ def _kill_then_redeliver(worker: CeleryWorker, t: Tournament, entrant: Entrant, 
             wait_until(lambda: _waiting_backend("SELECT id FROM tournaments_tournament"),
                        10, "our lock request to queue behind the worker")
             # The worker's transaction commits; our tournament lock is granted next, so
-            # its after-commit publish (an UPDATE of that row) waits for us.
+            # its after-commit work waits for us: the standings publish (an UPDATE of
+            # that row), or any statement before it that reads the row for a key
+            # (an insert whose foreign key names the tournament).
             entrant_lock.release()
             assert tournament_lock.taken.wait(20)
-            wait_until(lambda: _waiting_backend('UPDATE "tournaments_tournament"'), 20,
-                       "the worker's after-commit publish to wait")
+            wait_until(lambda: _waiting_backend(""), 60,
+                       "the worker's after-commit work to wait for the tournament row",
+                       lambda: _activity(worker))
             assert Pairing.objects.filter(tournament=t).count() > before[1], "committed"
             held = _held_tags(broker, 1)
             worker.kill()
