@@ -114,6 +114,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    "django.contrib.humanize",
     "channels",
     "django_celery_beat",
     "allauth",
@@ -367,6 +368,11 @@ LANGUAGES = [
     ("it", "Italiano"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numbers people read are grouped as each language writes them (1,234; 1.234; 1 234)
+# where the templates ask for it (django.contrib.humanize's intcomma, the boards' tag)
+# and the browser code's formatNumber: USE_THOUSAND_SEPARATOR stays off, so the numbers
+# in attributes, URLs and JSON stay plain. ginsite/formats/ has the site's own formats.
+FORMAT_MODULE_PATH = ["ginsite.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 # Times are stored in UTC and shown in the browser's zone (the tz cookie); the boards'

@@ -87,3 +87,34 @@ def test_times_are_shown_in_the_browsers_time_zone():
         assert timezone.get_current_timezone_name() == "UTC"  # an unknown zone is UTC
     finally:
         timezone.deactivate()
+
+
+def test_numbers_are_grouped_as_each_language_writes_them(settings):
+    """Points, counts and ratings people read: 1,234 in English, 1.234 in German (and
+    Spanish, Italian, Brazilian Portuguese), 1 234 in French."""
+    from leaderboards.periods import PeriodKind, period_containing
+    from leaderboards.services import board_recompute
+    from tests.factories import create_finished_match
+
+    settings.LEADERBOARD_PAIR_LIMIT = 1000  # five matches against one partner count
+    now = timezone.now()
+    ann = create_user("ann", rating={"rating": 1620.4, "deviation": 80, "rated_matches": 12})
+    bob = create_user("bob")
+    for scores in [(300, 0)] * 4 + [(34, 0)]:
+        create_finished_match((ann, bob), finished_at=now, scores=scores)
+    board_recompute(period=period_containing(PeriodKind.WEEK, now), now=now)
+    written = {"en": "1,234", "de": "1.234", "es": "1.234", "it": "1.234", "pt-br": "1.234",
+               "fr": "1\xa0234"}
+    for language, number in written.items():
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        client.force_login(ann)
+        board = client.get("/leaderboards/week/").content.decode()
+        assert f'<td class="num">{number}</td>' in board, language
+        assert f"{number} " in board.split('id="your-standing"', 1)[1], language
+        rating = client.get("/leaderboards/rating/").content.decode()
+        assert f'<td class="num">{number[0]}{number[1]}620</td>' in rating, language
+    # German shows 1.234 where English shows 1,234, and nothing else changes.
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/leaderboards/week/").content.decode()
+    german = Client(HTTP_ACCEPT_LANGUAGE="de").get("/leaderboards/week/").content.decode()
+    assert "1,234" in english and "1.234" not in english
+    assert "1.234" in german and "1,234" not in german

@@ -314,7 +314,7 @@ def test_rating_board_and_own_rating(client):
     client.force_login(bob)
     html = client.get("/leaderboards/rating/").content.decode()
     assert rows(html) == [("1", "ann"), ("2", "bob")]
-    assert standing(html) == "Your position: #2 with a rating of 1620 ± 90."
+    assert standing(html) == "Your position: #2 with a rating of 1,620 ± 90."
     client.force_login(create_user("newcomer"))
     html = client.get("/leaderboards/rating/").content.decode()
     assert "You are not rated yet" in standing(html)

@@ -43,7 +43,10 @@ export function pageLanguage() {
   return (typeof document !== "undefined" && document.documentElement.lang) || "en";
 }
 
-/** A number in the page's language's format ("1,234.5", "1.234,5"). @param {number} value */
-export function formatNumber(value) {
-  return new Intl.NumberFormat(pageLanguage()).format(value);
+/** A number as the page's language writes it ("1,234.5", "1.234,5", "1 234,5"), its
+ * thousands always grouped, as the server's pages group them (Django's intcomma);
+ * `options`: more of Intl.NumberFormat's (fraction digits, signDisplay).
+ * @param {number} value @param {Intl.NumberFormatOptions} [options] */
+export function formatNumber(value, options = {}) {
+  return new Intl.NumberFormat(pageLanguage(), { useGrouping: /** @type {any} */ ("always"), ...options }).format(value);
 }

@@ -2,7 +2,7 @@
 // sent as JSON, then the verdict: right or not, the expected points of every legal
 // action (best first), the player's rating before and after, and the streak.
 
-import { format, gettext } from "../games/i18n.js";
+import { format, formatNumber, gettext } from "../games/i18n.js";
 import { cardName } from "../games/cards.js";
 import { createBoard } from "./board.js";
 
@@ -47,7 +47,7 @@ function show(puzzle) {
   ui.verdict = null;
   table.hidden = false;
   table.dataset.puzzleId = String(puzzle.id);
-  $("[data-puzzle-rating]").textContent = String(puzzle.rating);
+  $("[data-puzzle-rating]").textContent = formatNumber(puzzle.rating);
   // The themes would give the answer away: they are shown with the verdict.
   $("[data-puzzle-themes]").textContent = "";
   const goal = puzzle.view.phase === "discard" ? gettext("Your move: which card, and knock or not?")
@@ -57,7 +57,7 @@ function show(puzzle) {
   $("[data-values-panel]").hidden = true;
   $("[data-next-puzzle]").hidden = true;
   board.render();
-  announce(`${goal} ${format(gettext("Puzzle rated %(rating)s."), { rating: puzzle.rating })}`);
+  announce(`${goal} ${format(gettext("Puzzle rated %(rating)s."), { rating: formatNumber(puzzle.rating) })}`);
 }
 
 async function next() {
@@ -76,8 +76,8 @@ async function next() {
 }
 
 function showPlayer(player) {
-  $("[data-player-rating]").textContent = String(player.rating);
-  $("[data-player-streak]").textContent = String(player.streak);
+  $("[data-player-rating]").textContent = formatNumber(player.rating);
+  $("[data-player-streak]").textContent = formatNumber(player.streak);
 }
 
 async function answer(action) {
@@ -106,13 +106,14 @@ function verdict(action, data) {
   box.dataset.result = data.correct ? "right" : "wrong";
   const change = data.rating.after - data.rating.before;
   const rating = format(gettext("Your rating: %(before)s → %(after)s (%(change)s)."), {
-    before: data.rating.before, after: data.rating.after, change: change >= 0 ? `+${change}` : String(change),
+    before: formatNumber(data.rating.before), after: formatNumber(data.rating.after),
+    change: formatNumber(change, { signDisplay: "always" }),
   });
   box.textContent = data.correct
     ? `${gettext("Right!")} ${describe(data.best)}. ${rating}`
     : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })} ${rating}`;
-  $("[data-player-rating]").textContent = String(data.rating.after);
-  $("[data-player-streak]").textContent = String(data.streak);
+  $("[data-player-rating]").textContent = formatNumber(data.rating.after);
+  $("[data-player-streak]").textContent = formatNumber(data.streak);
   $("[data-puzzle-themes]").textContent = ui.puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
   const list = $("[data-values]");
   list.replaceChildren();
@@ -124,7 +125,9 @@ function verdict(action, data) {
     name.textContent = describe(a);
     const points = document.createElement("span");
     points.className = "num";
-    points.textContent = format(gettext("%(points)s points"), { points: value >= 0 ? `+${value.toFixed(1)}` : value.toFixed(1) });
+    points.textContent = format(gettext("%(points)s points"), {
+      points: formatNumber(value, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" }),
+    });
     li.append(name, " ", points);
     if (same(a, action)) li.append(" ", gettext("(your move)"));
     list.append(li);
