@@ -134,5 +134,6 @@ def test_rating_chart_tag_renders_a_self_contained_svg():
     rating_apply_match(match_id=match.pk)
     html = template.render(Context({"player": ann}))
     assert '<polyline points="4.0,156.0 636.0,4.0" fill="none"' in html
-    assert "Rating <strong>1662</strong> ± 290 after 1 rated match" in html
-    assert "20 Nov 2026 to 20 Nov 2026; lowest 1500, highest 1662" in html
+    # Ratings grouped as English writes thousands (templates' intcomma).
+    assert "Rating <strong>1,662</strong> ± 290 after 1 rated match" in html
+    assert "20 Nov 2026 to 20 Nov 2026; lowest 1,500, highest 1,662" in html
