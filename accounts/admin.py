@@ -1,6 +1,7 @@
 """Accounts in the admin: users (search, their reports, mutes, bans, warnings and
 recent chat on their page; bulk warn / mute / ban and their reversals), read-only
-lists of mutes, bans and warnings, and the moderation log (never editable).
+lists of mutes, bans and warnings, and the moderation log (never editable). Its own
+labels are in the staff member's language (the admin's chrome is Django's).
 
 Changes go through accounts.services, which check the ``accounts.moderate``
 permission and write the audit log."""
@@ -15,7 +16,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from games.chat.admin import may_moderate, reason_page
 from games.chat.models import ChatReport
@@ -27,26 +29,28 @@ from .models import Ban, ModerationAction, Mute, Profile, User, Warning
 
 
 class UserActionForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=300, widget=forms.TextInput(attrs={"size": 60})
+    )
+
+
+# How long a mute lasts, as the moderators choose it (games/chat/admin.py too).
+MUTE_CHOICES = [
+    ("15m", _("15 minutes")),
+    ("1h", _("1 hour")),
+    ("24h", _("24 hours")),
+    ("7d", _("7 days")),
+    ("30d", _("30 days")),
+]
 
 
 class MuteForm(UserActionForm):
-    duration = forms.ChoiceField(
-        label="Mute for",
-        choices=[
-            ("15m", "15 minutes"),
-            ("1h", "1 hour"),
-            ("24h", "24 hours"),
-            ("7d", "7 days"),
-            ("30d", "30 days"),
-        ],
-        initial="24h",
-    )
+    duration = forms.ChoiceField(label=_("Mute for"), choices=MUTE_CHOICES, initial="24h")
 
 
 def _table(headers: list[str], rows: list[tuple]) -> str:
     if not rows:
-        return "none"
+        return gettext("none")
     head = format_html_join("", "<th>{}</th>", ((h,) for h in headers))
     body = format_html_join(
         "",
@@ -70,9 +74,9 @@ class UserAdmin(BaseUserAdmin):
     )
     fieldsets = (
         *(BaseUserAdmin.fieldsets or ()),
-        ("Platform", {"fields": ("is_guest",)}),
+        (_("Platform"), {"fields": ("is_guest",)}),
         (
-            "Moderation record",
+            _("Moderation record"),
             {
                 "fields": (
                     "reports_against",
@@ -89,13 +93,14 @@ class UserAdmin(BaseUserAdmin):
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return may_moderate(request)
 
-    @admin.display(description="Reports on their messages")
+    @admin.display(description=_("Reports on their messages"))
     def reports_against(self, user: User) -> str:
         reports = ChatReport.objects.filter(message__author=user).select_related(
             "reporter", "message"
         )[:20]
         return _table(
-            ["when", "reporter", "reason", "message", "status"],
+            [gettext("when"), gettext("reporter"), gettext("reason"), gettext("message"),
+             gettext("status")],
             [
                 (
                     f"{r.created_at:%Y-%m-%d %H:%M}",
@@ -112,53 +117,56 @@ class UserAdmin(BaseUserAdmin):
             ],
         )
 
-    @admin.display(description="Warnings")
+    @admin.display(description=_("Warnings"))
     def warnings_given(self, user: User) -> str:
         rows = [
             (f"{w.created_at:%Y-%m-%d %H:%M}", w.reason, w.created_by or "-")
             for w in Warning.objects.filter(user=user).select_related("created_by")[:20]
         ]
-        return _table(["when", "reason", "by"], rows)
+        return _table([gettext("when"), gettext("reason"), gettext("by")], rows)
 
-    @admin.display(description="Mutes")
+    @admin.display(description=_("Mutes"))
     def mutes_given(self, user: User) -> str:
         rows = [
             (
                 f"{m.created_at:%Y-%m-%d %H:%M}",
                 f"{m.until:%Y-%m-%d %H:%M}",
-                "in force" if m.is_active else "over",
+                gettext("in force") if m.is_active else gettext("over"),
                 m.reason,
                 m.created_by or "-",
             )
             for m in Mute.objects.filter(user=user).select_related("created_by")[:20]
         ]
-        return _table(["when", "until", "state", "reason", "by"], rows)
+        return _table(
+            [gettext("when"), gettext("until"), gettext("state"), gettext("reason"), gettext("by")],
+            rows,
+        )
 
-    @admin.display(description="Bans")
+    @admin.display(description=_("Bans"))
     def bans_given(self, user: User) -> str:
         rows = [
             (
                 f"{b.created_at:%Y-%m-%d %H:%M}",
-                "lifted" if b.lifted_at else "in force",
+                gettext("lifted") if b.lifted_at else gettext("in force"),
                 b.reason,
                 b.created_by or "-",
             )
             for b in Ban.objects.filter(user=user).select_related("created_by")[:20]
         ]
-        return _table(["when", "state", "reason", "by"], rows)
+        return _table([gettext("when"), gettext("state"), gettext("reason"), gettext("by")], rows)
 
-    @admin.display(description="Recent chat")
+    @admin.display(description=_("Recent chat"))
     def recent_chat(self, user: User) -> str:
         rows = [
             (
                 f"{m.created_at:%Y-%m-%d %H:%M}",
                 m.room_name,
                 m.original_text,
-                "hidden" if m.hidden else "",
+                gettext("hidden") if m.hidden else "",
             )
             for m in recent_messages_by(user=user)
         ]
-        return _table(["when", "room", "text", ""], rows)
+        return _table([gettext("when"), gettext("room"), gettext("text"), ""], rows)
 
     def _bulk(
         self,
@@ -182,29 +190,32 @@ class UserAdmin(BaseUserAdmin):
             else:
                 done += 1
         users = ngettext("%(n)d user", "%(n)d users", done) % {"n": done}
-        self.message_user(request, f"{title}: done for {users}.", messages.SUCCESS)
+        self.message_user(
+            request, gettext("%(action)s: done for %(users)s.") % {"action": title, "users": users},
+            messages.SUCCESS,
+        )
         return None
 
-    @admin.action(description="Warn the selected users", permissions=["moderate"])
+    @admin.action(description=_("Warn the selected users"), permissions=["moderate"])
     def warn_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._bulk(
             request,
             queryset,
             form_class=UserActionForm,
-            title="Warn",
+            title=gettext("Warn"),
             action="warn_users",
             apply=lambda user, data: services.user_warn(
                 staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
-    @admin.action(description="Mute the selected users", permissions=["moderate"])
+    @admin.action(description=_("Mute the selected users"), permissions=["moderate"])
     def mute_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._bulk(
             request,
             queryset,
             form_class=MuteForm,
-            title="Mute",
+            title=gettext("Mute"),
             action="mute_users",
             apply=lambda user, data: services.user_mute(
                 staff=required_user(request),
@@ -214,39 +225,39 @@ class UserAdmin(BaseUserAdmin):
             ),
         )
 
-    @admin.action(description="Lift the mutes of the selected users", permissions=["moderate"])
+    @admin.action(description=_("Lift the mutes of the selected users"), permissions=["moderate"])
     def unmute_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._bulk(
             request,
             queryset,
             form_class=UserActionForm,
-            title="Unmute",
+            title=gettext("Unmute"),
             action="unmute_users",
             apply=lambda user, data: services.user_unmute(
                 staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
-    @admin.action(description="Ban the selected users", permissions=["moderate"])
+    @admin.action(description=_("Ban the selected users"), permissions=["moderate"])
     def ban_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._bulk(
             request,
             queryset,
             form_class=UserActionForm,
-            title="Ban",
+            title=gettext("Ban"),
             action="ban_users",
             apply=lambda user, data: services.user_ban(
                 staff=required_user(request), user=user, reason=data["reason"]
             ),
         )
 
-    @admin.action(description="Lift the bans of the selected users", permissions=["moderate"])
+    @admin.action(description=_("Lift the bans of the selected users"), permissions=["moderate"])
     def unban_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self._bulk(
             request,
             queryset,
             form_class=UserActionForm,
-            title="Unban",
+            title=gettext("Unban"),
             action="unban_users",
             apply=lambda user, data: services.user_unban(
                 staff=required_user(request), user=user, reason=data["reason"]

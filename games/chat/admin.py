@@ -2,7 +2,8 @@
 actions dismiss / hide / warn / mute / ban), chat messages, the word filter, blocks.
 
 Every change goes through accounts.services, so it is checked and audited; staff
-need the ``accounts.moderate`` permission (the Moderators group) to act."""
+need the ``accounts.moderate`` permission (the Moderators group) to act. Its own labels
+are in the staff member's language (the admin's chrome is Django's)."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -13,7 +14,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import services as moderation
 from accounts.models import Ban, Mute, Warning
@@ -32,47 +34,55 @@ def may_moderate(request: HttpRequest) -> bool:
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.TextInput(attrs={"size": 60}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=300, widget=forms.TextInput(attrs={"size": 60})
+    )
 
 
 class ResolveForm(forms.Form):
     action = forms.ChoiceField(
+        label=_("Action"),
         choices=[
-            ("dismiss", "Dismiss the report (no breach)"),
-            ("hide", "Hide the message"),
-            ("warn", "Warn the author"),
-            ("mute", "Mute the author"),
-            ("ban", "Ban the author"),
+            ("dismiss", _("Dismiss the report (no breach)")),
+            ("hide", _("Hide the message")),
+            ("warn", _("Warn the author")),
+            ("mute", _("Mute the author")),
+            ("ban", _("Ban the author")),
         ],
         widget=forms.RadioSelect,
     )
     duration = forms.ChoiceField(
-        label="Mute for",
+        label=_("Mute for"),
         required=False,
         choices=[
-            ("15m", "15 minutes"),
-            ("1h", "1 hour"),
-            ("24h", "24 hours"),
-            ("7d", "7 days"),
-            ("30d", "30 days"),
+            ("15m", _("15 minutes")),
+            ("1h", _("1 hour")),
+            ("24h", _("24 hours")),
+            ("7d", _("7 days")),
+            ("30d", _("30 days")),
         ],
         initial="24h",
     )
-    also_hide = forms.BooleanField(label="Also hide the message", required=False, initial=True)
+    also_hide = forms.BooleanField(
+        label=_("Also hide the message"), required=False, initial=True
+    )
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=300,
         required=False,
-        help_text="Shown to the player (warn, mute, ban) and kept in the moderation log.",
+        help_text=_("Shown to the player (warn, mute, ban) and kept in the moderation log."),
         widget=forms.TextInput(attrs={"size": 60}),
     )
 
 
 class RoomFilter(admin.SimpleListFilter):
-    title = "room"
+    title = _("room")
     parameter_name = "room"
 
     def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list:
-        return [("lobby", "Lobby"), ("table", "Match tables"), ("tournament", "Tournaments")]
+        return [
+            ("lobby", _("Lobby")), ("table", _("Match tables")), ("tournament", _("Tournaments"))
+        ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
         if self.value() == "lobby":
@@ -105,12 +115,12 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return may_moderate(request)
 
-    @admin.action(description="Hide the selected messages", permissions=["moderate"])
+    @admin.action(description=_("Hide the selected messages"), permissions=["moderate"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if not form.is_valid():
             return reason_page(
-                request, queryset, form, "Hide the selected messages", "hide_messages"
+                request, queryset, form, gettext("Hide the selected messages"), "hide_messages"
             )
         for message in queryset.select_related("author"):
             moderation.message_hide(
@@ -158,11 +168,11 @@ class ChatReportAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).order_by("-status", "created_at")
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def reported_text(self, report: ChatReport) -> str:
         return report.message.text[:80]
 
-    @admin.display(description="author", ordering="message__author__username")
+    @admin.display(description=_("author"), ordering="message__author__username")
     def author(self, report: ChatReport) -> str:
         return report.message.author.display_name
 
@@ -175,7 +185,7 @@ class ChatReportAdmin(admin.ModelAdmin):
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return may_moderate(request)
 
-    @admin.action(description="Dismiss the selected reports", permissions=["moderate"])
+    @admin.action(description=_("Dismiss the selected reports"), permissions=["moderate"])
     def dismiss_reports(self, request: HttpRequest, queryset: QuerySet) -> None:
         done = 0
         for report in queryset.filter(status=ChatReport.Status.OPEN).select_related(
@@ -227,7 +237,7 @@ class ChatReportAdmin(admin.ModelAdmin):
             "chat/admin/resolve_report.html",
             {
                 **self.admin_site.each_context(request),
-                "title": f"Report {report.pk}",
+                "title": gettext("Report %(number)s") % {"number": report.pk},
                 "opts": self.model._meta,
                 "report": report,
                 "context_messages": message_context(message=report.message),

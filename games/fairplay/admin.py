@@ -17,6 +17,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts import services as moderation
 from games.chat.admin import may_moderate
@@ -28,22 +30,24 @@ from .models import Case, DetectionRun
 
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(
+        label=_("Decision"),
         choices=[
-            ("dismiss", "Dismiss: no breach (the players are not told)"),
-            ("warn", "Warn the account(s)"),
-            ("remove", "Remove the account(s) from the boards"),
-            ("close", "Close the account(s) (ban)"),
+            ("dismiss", _("Dismiss: no breach (the players are not told)")),
+            ("warn", _("Warn the account(s)")),
+            ("remove", _("Remove the account(s) from the boards")),
+            ("close", _("Close the account(s) (ban)")),
         ],
         widget=forms.RadioSelect,
     )
     revert = forms.BooleanField(
-        label="Void the pair's matches named here: their board points and rating changes "
-              "are taken back for everyone affected (not on dismiss)",
+        label=_("Void the pair's matches named here: their board points and rating changes "
+                "are taken back for everyone affected (not on dismiss)"),
         required=False, initial=True,
     )
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=300, required=False, widget=forms.TextInput(attrs={"size": 60}),
-        help_text="Shown to the player (warn, remove, close) and kept in the moderation log.",
+        help_text=_("Shown to the player (warn, remove, close) and kept in the moderation log."),
     )
 
 
@@ -99,7 +103,8 @@ class CaseAdmin(admin.ModelAdmin):
             {
                 **self.admin_site.each_context(request),
                 **selectors.case_page(case=case),
-                "title": f"{case.get_kind_display()} case {case.pk}",
+                "title": gettext("%(kind)s case %(number)s")
+                % {"kind": case.get_kind_display(), "number": case.pk},
                 "opts": self.model._meta,
                 "form": form,
                 "can_moderate": may_moderate(request),

@@ -112,6 +112,21 @@ def test_report_page_shows_the_message_in_its_context(moderator, reported) -> No
         assert f'value="{action}"' in html
 
 
+def test_a_german_moderator_reads_the_queue_and_its_actions_in_german(moderator, reported) -> None:
+    """The admin's chrome is Django's; the site's own labels follow the staff member's
+    language too (here the account's)."""
+    moderator.language = "de"
+    moderator.save(update_fields=["language"])
+    client = client_for(moderator)
+    page = client.get(reverse("admin:chat_chatreport_change", args=[reported.pk])).content.decode()
+    assert "Nachricht ausblenden" in page and "Verfasser stummschalten" in page
+    assert "Die Nachricht im Zusammenhang (" in page and 'value="Anwenden"' in page
+    queue = client.get(reverse("admin:chat_chatreport_changelist")).content.decode()
+    assert "Ausgewählte Meldungen verwerfen" in queue
+    users = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert "Ausgewählte Benutzer stummschalten" in users
+
+
 @pytest.mark.parametrize(
     ("action", "check"),
     [
