@@ -50,8 +50,8 @@ def schema_view(schema: dict[str, Any]) -> dict[str, Any]:
 def _token(operation: dict[str, Any]) -> str:
     security = operation.get("security", [])
     if not security:
-        return TOKEN["none"]
-    return TOKEN["optional"] if {} in security else TOKEN["required"]
+        return str(TOKEN["none"])
+    return str(TOKEN["optional"] if {} in security else TOKEN["required"])
 
 
 def _content(content: dict[str, Any]) -> list[dict[str, Any]]:
