@@ -50,6 +50,7 @@ import subprocess
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -409,10 +410,23 @@ class ClientRun:
             await asyncio.sleep(1)
 
 
-def create_matches(count: int, rules: str) -> list[tuple[int, list[str]]]:
-    """``count`` started matches between new players, with a session per player."""
+def signed_in_session(user: Any) -> str:
+    """The key of a new session signed in as ``user``: what a successful login leaves
+    behind, without the login form's password hashing (0.3 s of CPU by design)."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return session.session_key
+
+
+def create_matches(count: int, rules: str) -> list[tuple[int, list[str]]]:
+    """``count`` started matches between new players, with a session per player."""
     from django.db import connection
 
     from accounts.models import User
@@ -428,12 +442,7 @@ def create_matches(count: int, rules: str) -> list[tuple[int, list[str]]]:
             user = User(username=f"load-{uuid.uuid4().hex[:12]}")
             user.set_unusable_password()
             user.save()
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            cookies.append(session.session_key)
+            cookies.append(signed_in_session(user))
             users.append(user)
         match = services.match_create_invite(user=users[0], rules=ruleset, variant=rules)
         match = services.match_join_invite(user=users[1], token=match.invite_token)
@@ -542,6 +551,16 @@ class ShardCounter:
 
 def run_against_target(args: argparse.Namespace, steps: list[int]) -> None:
     """The players through a running topology's nginx (``bench.topology up``)."""
+    outcome = target_outcome(args, steps)
+    report(args, steps, outcome)
+
+
+def target_outcome(args: argparse.Namespace, steps: list[int],
+                   on_windows: Callable[[list[tuple[float, float]]], None] | None = None,
+                   ) -> Outcome:
+    """Run the steps through ``args.target`` (the topology in ``args.topology_dir``);
+    ``on_windows`` is told the measured windows (wall clock) as soon as they are fixed,
+    before the first player connects (bench.topology_load loads pages in one)."""
     from pathlib import Path
 
     from bench.topology import DEFAULT_DIR, Topology
@@ -559,24 +578,28 @@ def run_against_target(args: argparse.Namespace, steps: list[int]) -> None:
     print(f"target: {args.target} (nginx of the topology in {layout.path}): "
           f"{len(layout.asgi_ports)} ASGI processes, channel layer on "
           f"{len(layout.redis_ports) - 1} Redis servers, PgBouncer", flush=True)
-    outcome = run_clients(
+    args.asgi = len(layout.asgi_ports)
+    return run_clients(
         args, steps, env, [args.target.rstrip("/")],
         [ShardCounter(port) for port in layout.redis_ports[:-1]],
-        {"asgi": of("asgi-"), "worker+beat": of("worker", "analysis-worker", "beat"),
-         "redis": of("redis-"), "nginx+pgbouncer": of("nginx", "pgbouncer")},
-        postmaster=topology.pid("postgres"),
+        {"asgi": of("asgi-"), "worker+beat": of("worker", "beat"),
+         "analysis": of("analysis-worker"), "redis": of("redis-"), "nginx": of("nginx"),
+         "pgbouncer": of("pgbouncer")},
+        postmaster=topology.pid("postgres"), on_windows=on_windows,
     )
-    args.asgi = len(layout.asgi_ports)
-    report(args, steps, outcome)
 
 
 def run_clients(args: argparse.Namespace, steps: list[int], env: dict[str, str],
                 urls: list[str], redis_servers: list[Any], groups: dict[str, list[int]],
-                postmaster: int | None = None) -> Outcome:
+                postmaster: int | None = None,
+                on_windows: Callable[[list[tuple[float, float]]], None] | None = None,
+                ) -> Outcome:
     step_length = args.settle_seconds + args.step_seconds
     start = time.time() + 3
     step_starts = [start + index * step_length for index in range(len(steps))]
     windows = [(t + args.settle_seconds, t + step_length) for t in step_starts]
+    if on_windows is not None:
+        on_windows(windows)
     new_players = [steps[0], *(b - a for a, b in itertools.pairwise(steps))]
     shares = [split(n // 2, args.clients) for n in new_players]
     context = multiprocessing.get_context("spawn")
@@ -625,44 +648,98 @@ def run_clients(args: argparse.Namespace, steps: list[int], env: dict[str, str],
     return Outcome(results, windows, loads, cpu, shards)
 
 
+@dataclass
+class StepFigures:
+    """What one step measured: latencies in ms, CPU in ms per accepted move by part
+    (``server``: every part but the clients and the analysis worker, whose work is per
+    finished hand, deferred, and on machines of its own in production), the clients'
+    CPU as a share of one core per client process (a client process near a whole core
+    measures itself)."""
+
+    players: int
+    sockets: int
+    moves: int
+    moves_per_second: float
+    p50: float
+    p95: float
+    p99: float
+    relay_p99: float
+    errors: dict[str, int]
+    load: float
+    steal: float
+    cpu_per_move: dict[str, float]
+    server_per_move: float
+    client_core_share: float
+
+
+def step_figures(args: argparse.Namespace, steps: list[int], outcome: Outcome
+                 ) -> list[StepFigures]:
+    results = outcome.results
+    samples = [s for r in results for s in r.samples]
+    errors = [e for r in results for e in r.errors]
+    figures = []
+    for index, (players, (begin, end)) in enumerate(zip(steps, outcome.windows, strict=True)):
+        inside = [s for s in samples if begin <= s.sent_at < end]
+        trips = [s.round_trip * 1000 for s in inside]
+        relays = [s.relay * 1000 for s in inside if s.relay is not None]
+        sockets = sum(
+            max((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
+        )
+        loads = [load for at, load in outcome.loads if begin <= at < end]
+        cpu: dict[str, float] = {}
+        steal = float("nan")
+        client_share = float("nan")
+        if index < len(outcome.cpu):
+            first, last = outcome.cpu[index]
+            steal = stolen_share(first.machine, last.machine)
+            moves = len(inside) or 1
+            cpu = {name: (last.parts[name] - first.parts[name]) * 1000 / moves
+                   for name in first.parts}
+            if "clients" in first.parts:
+                client_share = ((last.parts["clients"] - first.parts["clients"])
+                                / max(last.at - first.at, 1e-9) / max(len(results), 1))
+        figures.append(StepFigures(
+            players=players, sockets=sockets, moves=len(inside),
+            moves_per_second=len(inside) / (end - begin),
+            p50=percentile(trips, 50), p95=percentile(trips, 95), p99=percentile(trips, 99),
+            relay_p99=percentile(relays, 99),
+            errors=dict(Counter(kind for at, kind in errors if begin <= at < end)),
+            load=max(loads, default=float("nan")), steal=steal, cpu_per_move=cpu,
+            server_per_move=sum(v for n, v in cpu.items() if n not in ("clients", "analysis")),
+            client_core_share=client_share,
+        ))
+    return figures
+
+
 def report(args: argparse.Namespace, steps: list[int], outcome: Outcome) -> None:
     results = outcome.results
     samples = [s for r in results for s in r.samples]
     errors = [e for r in results for e in r.errors]
+    figures = step_figures(args, steps, outcome)
     print(f"\nlive load: {args.asgi} ASGI processes, {args.clients} client processes, "
           f"one move per match every "
           f"~{args.interval:g} s, {args.rules} rules, {args.step_seconds:g} s measured per step")
     print(f"{'players':>7} {'sockets':>7} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} "
           f"{'p99 ms':>7} {'relay p99':>9} {'errors':>6} {'load':>5} {'steal':>6}  error kinds")
     passed_at = None
-    for index, (players, (begin, end)) in enumerate(zip(steps, outcome.windows, strict=True)):
-        inside = [s for s in samples if begin <= s.sent_at < end]
-        trips = [s.round_trip * 1000 for s in inside]
-        relays = [s.relay * 1000 for s in inside if s.relay is not None]
-        kinds = Counter(kind for at, kind in errors if begin <= at < end)
-        sockets = sum(
-            max((n for at, n in r.sockets if begin <= at < end), default=0) for r in results
-        )
-        loads = [load for at, load in outcome.loads if begin <= at < end]
-        p99 = percentile(trips, 99)
-        steal = (stolen_share(outcome.cpu[index][0].machine, outcome.cpu[index][1].machine)
-                 if index < len(outcome.cpu) else float("nan"))
-        if passed_at is None and p99 > TARGET_P99_MS:
-            passed_at = players
-        print(f"{players:>7} {sockets:>7} {len(inside) / (end - begin):>8.1f} "
-              f"{percentile(trips, 50):>7.1f} {percentile(trips, 95):>7.1f} {p99:>7.1f} "
-              f"{percentile(relays, 99):>9.1f} {sum(kinds.values()):>6} "
-              f"{max(loads, default=float('nan')):>5.2f} {steal:>6.1%}  {dict(kinds) or ''}")
-    print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded)")
+    for step in figures:
+        if passed_at is None and step.p99 > TARGET_P99_MS:
+            passed_at = step.players
+        print(f"{step.players:>7} {step.sockets:>7} {step.moves_per_second:>8.1f} "
+              f"{step.p50:>7.1f} {step.p95:>7.1f} {step.p99:>7.1f} "
+              f"{step.relay_p99:>9.1f} {sum(step.errors.values()):>6} "
+              f"{step.load:>5.2f} {step.steal:>6.1%}  {step.errors or ''}")
+    print("\nCPU per accepted move (ms of CPU time, by part; the machine's other work excluded;"
+          " server: all but the clients and the analysis worker; client core: the share of a"
+          " core per client process)")
     names = list(outcome.cpu[0][0].parts) if outcome.cpu else []
-    print(f"{'players':>7} " + " ".join(f"{n:>11}" for n in names) + f" {'server':>8}")
-    for players, (begin, end), (first, last) in zip(steps, outcome.windows, outcome.cpu,
-                                                    strict=False):
-        moves = sum(1 for s in samples if begin <= s.sent_at < end) or 1
-        used = {n: (last.parts[n] - first.parts[n]) * 1000 / moves for n in names}
-        server = sum(v for n, v in used.items() if n != "clients")
-        print(f"{players:>7} " + " ".join(f"{used[n]:>11.2f}" for n in names)
-              + f" {server:>8.2f}")
+    print(f"{'players':>7} " + " ".join(f"{n:>11}" for n in names) + f" {'server':>8}"
+          + f" {'client core':>11}")
+    for step in figures:
+        if not step.cpu_per_move:
+            continue
+        print(f"{step.players:>7} " + " ".join(f"{step.cpu_per_move[n]:>11.2f}" for n in names)
+              + f" {step.server_per_move:>8.2f} {step.client_core_share:>11.0%}")
     if len(outcome.shards[0] if outcome.shards else []) > 1:
         print("\nmatch groups held on each Redis shard of the channel layer, end of each step")
         for players, counts in zip(steps, outcome.shards, strict=False):
