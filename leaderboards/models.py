@@ -187,12 +187,16 @@ class CorrespondenceRating(models.Model):
 
 
 class CorrespondenceRatingChange(models.Model):
-    """What one correspondence match did to one player's correspondence rating (once)."""
+    """What one correspondence match did to one player's correspondence rating (once):
+    the rating history of that rating, kept as ``RatingChange`` keeps live play's (a
+    voided match's ratings are replayed from it: ``services.matches_void``)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
     rating_before = models.FloatField()
     rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
     at = models.DateTimeField()
 
     class Meta:

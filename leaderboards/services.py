@@ -11,7 +11,7 @@ farmed match replays the ratings it affected under a lock of the rating table.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -347,28 +347,48 @@ def board_exclude(*, user_ids: list[int], reason: str, now: datetime) -> int:
     return len(periods)
 
 
-def matches_void(*, match_ids: list[int], reason: str, now: datetime) -> dict[int, float]:
-    """Void farmed rated matches: they count on no board and for no rating. Their
-    rating changes are deleted and the ratings of everyone they affected are replayed
-    without them, match by match from the first of them: its two players, and each
-    later opponent of an affected player whose rating then moves by at least
-    ``REPLAY_EPSILON`` (their history rows are rewritten, their current rating set to
-    the replayed one). The boards of the periods the voided matches fall in are
-    recomputed (final ones too). Returns each affected player's rating change (new
-    rating minus the old one)."""
+class Replayed(NamedTuple):
+    """What voiding matches did to ratings: each affected player's change (new rating
+    minus the old one) of live play's rating and of the correspondence rating."""
+
+    live: dict[int, float]
+    correspondence: dict[int, float]
+
+
+#: The two ratings and their histories, replayed alike.
+_RATINGS: tuple[tuple[type[Any], type[Any]], ...] = (
+    (Rating, RatingChange), (CorrespondenceRating, CorrespondenceRatingChange),
+)
+
+
+def matches_void(*, match_ids: list[int], reason: str, now: datetime) -> Replayed:
+    """Void farmed matches: they count on no board and for no rating, live play's or
+    correspondence play's. Their rating changes are deleted and the ratings of everyone
+    they affected are replayed without them, each rating on its own history, match by
+    match from the first of them: its two players, and each later opponent of an
+    affected player whose rating then moves by at least ``REPLAY_EPSILON`` (their
+    history rows are rewritten, their current rating set to the replayed one). The
+    boards of the periods the voided matches fall in are recomputed (final ones too).
+    Returns each affected player's change of each rating."""
     ids = sorted(set(match_ids))
     with transaction.atomic():
         if connection.vendor == "postgresql":
-            # No rating is applied meanwhile (rating_apply_match waits on its row locks);
-            # pages still read the table.
+            # No rating is applied meanwhile (rating_apply_match and
+            # correspondence_rating_apply wait on their row locks); pages still read them.
             with connection.cursor() as cursor:
-                cursor.execute(f'LOCK TABLE "{Rating._meta.db_table}" IN EXCLUSIVE MODE')
+                for rating_model, _ in _RATINGS:
+                    cursor.execute(
+                        f'LOCK TABLE "{rating_model._meta.db_table}" IN EXCLUSIVE MODE'
+                    )
         VoidedMatch.objects.bulk_create(
             [VoidedMatch(match_id=pk, reason=reason[:300], created_at=now) for pk in ids],
             ignore_conflicts=True,
         )
-        voided_rows = list(RatingChange.objects.filter(match_id__in=ids))
-        changed = _replay_without(voided_rows) if voided_rows else {}
+        replayed = []
+        for rating_model, change_model in _RATINGS:
+            rows = list(change_model.objects.filter(match_id__in=ids))
+            replayed.append(_replay_without(rows, rating_model, change_model) if rows else {})
+        live, correspondence = replayed
         finished = Match.objects.filter(pk__in=ids, finished_at__isnull=False).values_list(
             "finished_at", flat=True
         )
@@ -376,17 +396,20 @@ def matches_void(*, match_ids: list[int], reason: str, now: datetime) -> dict[in
             period_containing(kind, at) for at in finished if at is not None for kind in PeriodKind
         }
         _recompute_periods(periods, now)
-    return changed
+    return Replayed(live=live, correspondence=correspondence)
 
 
-def _stored_before(row: RatingChange, last: dict[int, RatingChange]) -> glicko2.Glicko2Rating:
+Change = Any  # a RatingChange or a CorrespondenceRatingChange: the same fields
+
+
+def _stored_before(row: Change, last: dict[int, Change]) -> glicko2.Glicko2Rating:
     """A player's stored rating before ``row``'s match: the rating it records, with the
     deviation and volatility of the player's change before it (a first rated match from
     the default rating: the defaults; a rating set without a history: the row's own)."""
     previous = last.get(row.user_id)
     if previous is None:
         previous = (
-            RatingChange.objects.filter(user_id=row.user_id)
+            type(row).objects.filter(user_id=row.user_id)
             .filter(Q(at__lt=row.at) | Q(at=row.at, match_id__lt=row.match_id))
             .order_by("-at", "-match_id")
             .first()
@@ -398,10 +421,16 @@ def _stored_before(row: RatingChange, last: dict[int, RatingChange]) -> glicko2.
     return glicko2.Glicko2Rating(row.rating_before, row.deviation, row.volatility)
 
 
-def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
+def _replay_without(
+    voided_rows: list[Change],
+    rating_model: type[Any],
+    change_model: type[Any],
+) -> dict[int, float]:
+    """Replay ``rating_model``'s ratings from ``change_model``'s history without the
+    matches of ``voided_rows`` (``matches_void``); returns each player's change."""
     voided = {row.match_id for row in voided_rows}
     start = min(row.at for row in voided_rows)
-    rows = list(RatingChange.objects.filter(at__gte=start).order_by("at", "match_id", "user_id"))
+    rows = list(change_model.objects.filter(at__gte=start).order_by("at", "match_id", "user_id"))
     match_ids = {row.match_id for row in rows}
     winners = dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "winner_seat"))
     seat_of = {
@@ -410,13 +439,13 @@ def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
             match_id__in=match_ids, user__isnull=False
         ).values_list("match_id", "user_id", "index")
     }
-    by_match: dict[int, list[RatingChange]] = {}
+    by_match: dict[int, list[Change]] = {}
     for row in rows:
         by_match.setdefault(row.match_id, []).append(row)
     state: dict[int, glicko2.Glicko2Rating] = {}
     voided_count: dict[int, int] = {}
-    last: dict[int, RatingChange] = {}
-    rewritten: list[RatingChange] = []
+    last: dict[int, Change] = {}
+    rewritten: list[Change] = []
     for match_id, pair in by_match.items():  # in the order of the rows: time, then match
         if match_id in voided:
             for row in pair:
@@ -445,12 +474,12 @@ def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
                     new.rating, new.deviation, new.volatility
                 )
                 rewritten.append(row)
-    RatingChange.objects.filter(match_id__in=voided).delete()
-    RatingChange.objects.bulk_update(
+    change_model.objects.filter(match_id__in=voided).delete()
+    change_model.objects.bulk_update(
         rewritten, ["rating_before", "rating", "deviation", "volatility"], batch_size=500
     )
     changed: dict[int, float] = {}
-    ratings = list(Rating.objects.filter(user_id__in=state))
+    ratings = list(rating_model.objects.filter(user_id__in=state))
     for rating in ratings:
         new = state[rating.user_id]
         changed[rating.user_id] = new.rating - rating.rating
@@ -458,7 +487,9 @@ def _replay_without(voided_rows: list[RatingChange]) -> dict[int, float]:
             new.rating, new.deviation, new.volatility
         )
         rating.rated_matches = max(0, rating.rated_matches - voided_count.get(rating.user_id, 0))
-    Rating.objects.bulk_update(ratings, ["rating", "deviation", "volatility", "rated_matches"])
+    rating_model.objects.bulk_update(
+        ratings, ["rating", "deviation", "volatility", "rated_matches"]
+    )
     return changed
 
 
@@ -504,7 +535,7 @@ def correspondence_rating_apply(*, match_id: int) -> bool:
             rating = ratings[user_of[seat.index]]
             CorrespondenceRatingChange.objects.create(
                 user_id=rating.user_id, match=match, rating_before=rating.rating,
-                rating=new.rating, at=when,
+                rating=new.rating, deviation=new.deviation, volatility=new.volatility, at=when,
             )
             rating.rating, rating.deviation, rating.volatility = (
                 new.rating, new.deviation, new.volatility,

@@ -30,7 +30,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, FloatField, OuterRef, Sum
 from django.db.models.functions import Cast
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts import services as moderation
 from accounts.models import ModerationAction, User
@@ -593,11 +594,16 @@ def _void_pair(staff: User, case: Case, users: list[User], reason: str, now: dat
     match_ids = [int(pk) for pk in case.match_ids]
     pair = {u.pk for u in users}
     changed: dict[int, float] = {}
+    by_mail: dict[int, float] = {}  # correspondence ratings
 
     def void() -> dict[str, Any]:
-        changed.update(boards.matches_void(match_ids=match_ids, reason=reason, now=now))
+        replayed = boards.matches_void(match_ids=match_ids, reason=reason, now=now)
+        changed.update(replayed.live)
+        by_mail.update(replayed.correspondence)
         return {"matches": match_ids, "accounts": sorted(pair),
-                "rating_changes": {str(k): round(v, 1) for k, v in sorted(changed.items())}}
+                "rating_changes": {str(k): round(v, 1) for k, v in sorted(changed.items())},
+                "correspondence_rating_changes": {
+                    str(k): round(v, 1) for k, v in sorted(by_mail.items())}}
 
     for user in users:  # one row per account of the pair, the first one voiding
         _CaseStep(
@@ -615,7 +621,16 @@ def _void_pair(staff: User, case: Case, users: list[User], reason: str, now: dat
             _notify([user_id], f"Your rating was corrected by {delta:+.0f}: rated matches "
                     "found to be farmed were voided, and the ratings they moved were "
                     "recomputed without them.", case, now, told)
-    others = sum(1 for pk, d in changed.items() if pk not in pair and abs(d) >= 0.5)
+    moved = {pk: d for pk, d in by_mail.items() if pk not in pair and abs(d) >= 0.5}
+    for user in User.objects.filter(pk__in=moved).order_by("pk"):
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            text = gettext(
+                "Your correspondence rating was corrected by %(delta)s: matches found to "
+                "be farmed were voided, and the ratings they moved were recomputed "
+                "without them.") % {"delta": f"{moved[user.pk]:+.0f}"}
+        _notify([user.pk], text, case, now, told)
+    others = len({pk for pk, d in [*changed.items(), *by_mail.items()]
+                  if pk not in pair and abs(d) >= 0.5})
     return (f"{len(match_ids)} matches voided, boards recomputed, ratings replayed "
             f"({len(changed)} players' ratings changed, {others} besides the pair)")
 

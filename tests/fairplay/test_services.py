@@ -293,6 +293,48 @@ def test_removing_a_farming_pair_corrects_the_board_and_every_rating_it_moved(mo
     assert "Your rating was corrected by" in Notice.objects.get(user=honest).text
 
 
+def test_voiding_a_pairs_matches_replays_the_correspondence_ratings_they_moved_too(mod):
+    """A farming case's matches may be correspondence ones: voiding them takes their
+    correspondence rating changes back for everyone affected, as for live play's, and
+    a player whose correspondence rating was corrected is told, in their language."""
+    from leaderboards.models import CorrespondenceRating, CorrespondenceRatingChange
+    from leaderboards.services import correspondence_rating_apply
+
+    win, feed = create_user("win"), create_user("feed")
+    honest = create_user("honest", language="fr")
+    case = farming_case(win, feed)
+    start = timezone.now() - timedelta(hours=1)
+    by_mail = []
+    for minutes, players in ((0, (win, feed)), (1, (win, feed)), (2, (honest, win))):
+        match = create_finished_match(players, winner=0 if players[0] == win else 1,
+                                      finished_at=start + timedelta(minutes=minutes),
+                                      rated=False)
+        Match.objects.filter(pk=match.pk).update(days_per_move=1)
+        assert correspondence_rating_apply(match_id=match.pk)
+        by_mail.append(match)
+    case.match_ids = [*case.match_ids, by_mail[0].pk, by_mail[1].pk]
+    case.save(update_fields=["match_ids"])
+    honest_before = CorrespondenceRating.objects.get(user=honest).rating
+
+    decided = services.case_decide(staff=mod, case=case, decision="remove",
+                                   reason="Farmed by resignations.")
+
+    assert not CorrespondenceRatingChange.objects.filter(match__in=by_mail[:2]).exists()
+    fresh = glicko2.Glicko2Rating()
+    lost_to_fresh = glicko2.rate(fresh, [glicko2.GameResult(fresh, 0.0)])
+    assert CorrespondenceRating.objects.get(user=honest).rating == pytest.approx(
+        lost_to_fresh.rating)
+    assert CorrespondenceRating.objects.get(user=feed).rated_matches == 0
+    assert honest.pk in decided.told
+    notice = Notice.objects.get(user=honest).text
+    delta = f"{lost_to_fresh.rating - honest_before:+.0f}"
+    assert notice.startswith(f"Votre classement par correspondance a été corrigé de {delta}")
+    row = ModerationAction.objects.get(details__case=case.pk, kind="matches_void",
+                                       target_user=win)
+    assert row.details["correspondence_rating_changes"][str(honest.pk)] == pytest.approx(
+        lost_to_fresh.rating - honest_before, abs=0.1)
+
+
 def test_a_warning_is_told_on_the_next_page_until_dismissed(mod, client):
     win, feed = create_user("win"), create_user("feed")
     case = farming_case(win, feed)

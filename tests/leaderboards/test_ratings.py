@@ -137,3 +137,63 @@ def test_rating_chart_tag_renders_a_self_contained_svg():
     # Ratings grouped as English writes thousands (templates' intcomma).
     assert "Rating <strong>1,662</strong> ± 290 after 1 rated match" in html
     assert "20 Nov 2026 to 20 Nov 2026; lowest 1,500, highest 1,662" in html
+
+
+# --- fair play's voided matches: correspondence ratings are replayed as live ones are ---
+
+
+def correspondence_rated(players, winner: int, at: datetime):
+    """A finished correspondence match between people, applied to their correspondence
+    ratings as the task after its commit would."""
+    from leaderboards.services import correspondence_rating_apply
+
+    match = create_finished_match(players, winner=winner, finished_at=at, rated=False)
+    type(match).objects.filter(pk=match.pk).update(days_per_move=3)
+    assert correspondence_rating_apply(match_id=match.pk)
+    return match
+
+
+def test_voiding_farmed_correspondence_matches_replays_every_correspondence_rating_they_moved():
+    from leaderboards import glicko2
+    from leaderboards.models import CorrespondenceRating, CorrespondenceRatingChange
+    from leaderboards.services import matches_void
+
+    win, feed, honest = create_user("win"), create_user("feed"), create_user("honest")
+    farmed = [correspondence_rated((win, feed), 0, AT + timedelta(days=d)) for d in range(3)]
+    # After the farming, the inflated winner beats an honest player, who loses less
+    # correspondence rating to them than to an honest 1500; a live rated match between
+    # the honest player and the feeder stands apart.
+    later = correspondence_rated((honest, win), 1, AT + timedelta(days=4))
+    live = create_finished_match((honest, feed), finished_at=AT + timedelta(days=5), winner=0)
+    assert rating_apply_match(match_id=live.pk)
+    live_before = {r.user_id: r.rating for r in Rating.objects.all()}
+    honest_before = CorrespondenceRating.objects.get(user=honest).rating
+
+    replayed = matches_void(match_ids=[m.pk for m in farmed], reason="farmed", now=AT
+                            + timedelta(days=6))
+
+    # As if the farmed matches had never been played, for everyone they moved.
+    assert not CorrespondenceRatingChange.objects.filter(match__in=farmed).exists()
+    fresh = glicko2.Glicko2Rating()
+    beat_fresh = glicko2.rate(fresh, [glicko2.GameResult(fresh, 1.0)])
+    lost_to_fresh = glicko2.rate(fresh, [glicko2.GameResult(fresh, 0.0)])
+    ratings = {r.user: r for r in CorrespondenceRating.objects.all()}
+    assert ratings[win].rating == pytest.approx(beat_fresh.rating)
+    assert ratings[win].deviation == pytest.approx(beat_fresh.deviation)
+    assert (ratings[win].rated_matches, ratings[feed].rated_matches) == (1, 0)
+    assert ratings[feed].rating == pytest.approx(fresh.rating)
+    assert ratings[honest].rating == pytest.approx(lost_to_fresh.rating)
+    assert ratings[honest].rating < honest_before
+    change = CorrespondenceRatingChange.objects.get(match=later, user=honest)
+    assert change.rating_before == pytest.approx(fresh.rating)
+    assert change.rating == pytest.approx(lost_to_fresh.rating)
+    assert replayed.correspondence[honest.pk] == pytest.approx(
+        lost_to_fresh.rating - honest_before)
+    assert set(replayed.correspondence) == {win.pk, feed.pk, honest.pk}
+    # Live play's ratings are not touched by voiding correspondence matches.
+    assert replayed.live == {}
+    assert {r.user_id: r.rating for r in Rating.objects.all()} == live_before
+    # A voided match is never applied again.
+    from leaderboards.services import correspondence_rating_apply
+
+    assert not correspondence_rating_apply(match_id=farmed[0].pk)
