@@ -4,7 +4,8 @@ Groups of a match (consumers join them; docs/protocol.md):
 - ``match-<id>-seat-0`` / ``match-<id>-seat-1``: the sockets of that seat's player;
   they receive that seat's messages (its private view, or its event frames).
 - ``match-<id>-spectators``: everyone else watching; the spectator's messages.
-- ``match-<id>``: every socket of the match; public messages only (presence).
+- ``match-<id>``: every socket of the match; public messages only (presence, a
+  correspondence turn's moved deadline).
 Nothing private ever goes to a shared group.
 """
 
@@ -60,6 +61,14 @@ def publish_on_commit(match_id: int, messages: dict[int | None, dict[str, Any]])
 def presence_on_commit(match_id: int) -> None:
     """After commit, tell every socket of the match who is connected."""
     transaction.on_commit(lambda: send_presence(match_id), robust=True)
+
+
+def deadline_on_commit(match_id: int, message: dict[str, Any]) -> None:
+    """After commit, tell every socket of the match that its correspondence turn's
+    deadline moved (``message``: games/messages.py ``deadline_frame``, built by the writer
+    from what it committed)."""
+    sends = [(public_group(match_id), {"type": "match.deadline", "message": message})]
+    transaction.on_commit(lambda: group_send(sends), robust=True)
 
 
 def send_presence(match_id: int) -> None:

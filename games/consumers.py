@@ -263,6 +263,12 @@ class MatchConsumer(ChatSocketMixin, QueuedDispatchConsumer):
     async def match_presence(self, event: dict[str, Any]) -> None:
         await self._send(event["message"])
 
+    async def match_deadline(self, event: dict[str, Any]) -> None:
+        # At the version it was moved in (which it did not raise): a socket already sent a
+        # later version has the deadline from that version's frame.
+        if event["message"]["version"] >= self.version:
+            await self._send(event["message"])
+
     async def _send_state(self, *, force: bool) -> None:
         state = await db(selectors.match_state_message)(
             match=self.match_ref, user=self.user

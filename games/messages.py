@@ -140,6 +140,14 @@ def correspondence(match: Any) -> dict[str, Any] | None:
     return {"days_per_move": days, "deadline": _instant(deadline) if deadline else None}
 
 
+def deadline_frame(match: Any) -> dict[str, Any]:
+    """The ``deadline`` frame: a correspondence turn's deadline moved with no move (a
+    vacation taken or ended, or found by beat's job), at the match's current version,
+    which it does not raise (docs/protocol.md, "deadline"). Public: every socket."""
+    return {"type": "deadline", "version": match.version,
+            "correspondence": correspondence(match)}
+
+
 def hand_summary(hand: Any) -> dict[str, Any]:
     """A dealt hand as the table lists it once it is over: its seed is revealed."""
     return {

@@ -89,6 +89,8 @@ def _render_home(
 ) -> HttpResponse:
     context: dict[str, Any] = dict(forms)
     if request.user.is_authenticated:
+        # The lobby's chat socket is the page's one socket: it carries the bell too.
+        context["page_socket"] = "page"
         context.update(_match_rows(request.user))
         if not request.user.is_guest:
             context["quick"] = selectors.quickmatch_status(user=request.user)
@@ -286,6 +288,8 @@ def table(request: HttpRequest, match_id: int) -> HttpResponse:
             "invite_hours": int(services.matches.INVITE_TTL.total_seconds() // 3600),
             "sheet_url": reverse("games:sheet", kwargs={"match_id": match.pk}),
             "hint_url": pages.table_part("hint_url", match=match, user=request.user, seat=you),
+            # A seated player's match socket carries their bell (templates/social/_bell.html).
+            "page_socket": "table" if you is not None else None,
         },
     )
 

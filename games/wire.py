@@ -399,6 +399,15 @@ class PresenceFrame(Wire):
     seats: list[SeatPresence]
 
 
+class DeadlineFrame(Wire):
+    """A correspondence turn's deadline moved with no move (a vacation), at the match's
+    current version, which it does not raise."""
+
+    type: Literal["deadline"]
+    version: Version
+    correspondence: Correspondence
+
+
 ErrorCode = Annotated[str, Field(pattern=r"^[a-z_]+$")]
 
 
@@ -456,7 +465,7 @@ class SyncMessage(ClientFrame):
 
 
 class ChatPost(ClientFrame):
-    """A chat line (match, lobby and tournament chat sockets)."""
+    """A chat line (the match, lobby and tournament sockets)."""
 
     type: Literal["chat"]
     text: StrictStr
@@ -468,7 +477,7 @@ MatchClientFrame = Annotated[
 ]
 
 
-# --- chat (match, lobby and tournament chat sockets) -----------------------------------
+# --- chat (the match, lobby and tournament sockets) -------------------------------------
 
 
 class ChatLine(Wire):
@@ -504,7 +513,7 @@ class ChatNoticeFrame(Wire):
 
 
 class ErrorFrame(Wire):
-    """A refusal on the lobby and tournament chat sockets (no match version)."""
+    """A refusal on the lobby and tournament sockets (no match version)."""
 
     type: Literal["error"]
     code: ErrorCode
@@ -551,7 +560,8 @@ class ChallengeClosedFrame(Wire):
     id: StrictInt
 
 
-# --- the bell (social/consumers.py BellSocketMixin, on the lobby and tournament chat sockets) ---
+# --- the bell (social/consumers.py BellSocketMixin: on the lobby's, a tournament's and ---
+# --- a seated player's match socket) ------------------------------------------------------
 
 
 class Notice(Wire):
@@ -573,6 +583,15 @@ class NotificationFrame(Wire):
     type: Literal["notification"]
     notification: Notice
     unread: Count
+
+
+# On the match socket (a seated player's own) the bell's frames carry the match version.
+class MatchUnreadFrame(UnreadFrame):
+    version: Version
+
+
+class MatchNotificationFrame(NotificationFrame):
+    version: Version
 
 
 # --- the tournament socket ------------------------------------------------------------------
@@ -635,27 +654,39 @@ class PingMessage(ClientFrame):
 # --- the frames of each socket -------------------------------------------------------------
 
 MatchSocketFrame = Annotated[
-    StateFrame | EventFrame | PresenceFrame | MatchErrorFrame | MatchChatHistoryFrame
-    | MatchChatFrame | MatchChatHiddenFrame | MatchChatNoticeFrame,
-    Field(discriminator="type", description="a frame the match socket sends"),
+    StateFrame | EventFrame | PresenceFrame | DeadlineFrame | MatchErrorFrame
+    | MatchChatHistoryFrame | MatchChatFrame | MatchChatHiddenFrame | MatchChatNoticeFrame
+    | MatchUnreadFrame | MatchNotificationFrame,
+    Field(
+        discriminator="type",
+        description="a frame the match socket sends (unread and notification, the bell's, "
+        "to a seated registered player's own socket only)",
+    ),
 ]
 ChatSocketFrame = Annotated[
     ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame
     | ChallengeFrame | ChallengeClosedFrame | UnreadFrame | NotificationFrame,
     Field(
         discriminator="type",
-        description="a frame the lobby and tournament chat sockets send "
-        "(challenge frames on the lobby's only; unread and notification, the bell's, "
-        "to a registered player only)",
+        description="a frame the lobby's socket sends (unread and notification, the "
+        "bell's, to a registered player only)",
     ),
 ]
 ChatClientFrame = Annotated[
     ChatPost | PingMessage,
-    Field(discriminator="type", description="a frame a client sends on a chat socket"),
+    Field(
+        discriminator="type",
+        description="a frame a client sends on the lobby's socket or a tournament's",
+    ),
 ]
 TournamentSocketFrame = Annotated[
-    StandingsFrame | MatchReadyFrame | PongFrame,
-    Field(discriminator="type", description="a frame the tournament socket sends"),
+    StandingsFrame | MatchReadyFrame | PongFrame | ChatHistoryFrame | ChatFrame
+    | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame | UnreadFrame | NotificationFrame,
+    Field(
+        discriminator="type",
+        description="a frame the tournament socket sends (the chat's to a signed-in "
+        "viewer, the bell's to a registered player, neither with ?only=standings)",
+    ),
 ]
 
 # --- schema generation (games/wire_files.py writes the files) ------------------------------

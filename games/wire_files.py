@@ -33,18 +33,20 @@ SCHEMAS: dict[str, tuple[Any, str, str]] = {
         wire.MatchClientFrame, "A frame a client sends on the match socket", "MatchClientFrame",
     ),
     "chat-server.json": (
-        wire.ChatSocketFrame, "A frame the lobby (/ws/lobby/) and tournament chat sockets send",
+        wire.ChatSocketFrame, "A frame the lobby's chat socket (/ws/lobby/) sends",
         "ChatSocketFrame",
     ),
     "chat-client.json": (
-        wire.ChatClientFrame, "A frame a client sends on a chat socket", "ChatClientFrame",
+        wire.ChatClientFrame, "A frame a client sends on the lobby's socket or a tournament's",
+        "ChatClientFrame",
     ),
     "tournament-server.json": (
         wire.TournamentSocketFrame, "A frame the tournament socket (/ws/tournament/<id>/) sends",
         "TournamentSocketFrame",
     ),
     "tournament-client.json": (
-        wire.PingMessage, "A frame a client sends on the tournament socket", "PingMessage",
+        wire.ChatClientFrame, "A frame a client sends on the tournament socket",
+        "TournamentClientFrame",
     ),
     "action.json": (wire.Action, "An engine action, as a client sends it", "Action"),
     "view.json": (wire.View, "What one audience sees of the hand on the table", "View"),

@@ -5,6 +5,6 @@ from games.routing import websocket_urlpatterns as games_ws
 from games.tournaments.routing import websocket_urlpatterns as tournaments_ws
 from social.routing import websocket_urlpatterns as social_ws
 
-# social's first: its lobby and tournament chat sockets are the chat app's with the bell
+# social's first: its lobby, tournament and match sockets are those apps' with the bell
 # (one socket per page), and take those paths before the plain ones.
 websocket_urlpatterns = [*social_ws, *games_ws, *chat_ws, *tournaments_ws]

@@ -1,10 +1,12 @@
 """The bell's frames over a socket (``BellSocketMixin``), and the sockets that carry them:
-the notification socket ``/ws/notifications/`` of a page with no socket of its own, and
-the lobby's (``/ws/lobby/``) and a tournament's chat socket, which carry the bell beside
-their chat, so that every page that is not a table opens one socket (a table has its
-match socket). The notification socket: Signed-in registered players only (others are
-closed with 4001). It keeps the player online while it lives (a ``ping`` every 30 s
-renews the mark: social/services.py ``presence_*``) and brings their notifications live:
+the notification socket ``/ws/notifications/`` of a page with no socket of its own; the
+lobby's (``/ws/lobby/``) and a tournament's (``/ws/tournament/<id>/``) sockets, which carry
+the bell beside their chat (and the standings), so that every page that is not a table
+opens one socket; and a seated player's match socket (``/ws/match/<id>/``), so that a
+player's table opens its match socket alone. The notification socket: signed-in
+registered players only (others are closed with 4001). It keeps the player online while
+it lives (a ``ping`` every 30 s renews the mark: social/services.py ``presence_*``) and
+brings their notifications live:
 
 A ban or an account's deletion closes it (4003), as it closes the account's other
 sockets. Server -> client: ``unread`` ``{"unread": n}`` on connect and whenever the count changes
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from channels.db import database_sync_to_async
@@ -31,7 +34,9 @@ from games import broadcast as games_broadcast
 from games.chat import broadcast as chat_broadcast
 from games.chat.consumers import LobbyChatConsumer
 from games.chat.sockets import CLOSE_ACCOUNT_CLOSED
-from games.tournaments.consumers import TournamentChatConsumer
+from games.consumers import MatchConsumer
+from games.db_threads import db
+from games.tournaments.consumers import TournamentConsumer
 from ginsite.errors import AppError, error_frame
 from ginsite.ratelimit import TokenBucket
 
@@ -62,11 +67,13 @@ class BellSocketMixin:
     ``unread`` frames, the text in the language of the page that opened the socket;
     ``bell_ping`` renews the online mark; ``bell_disconnect`` leaves. Anyone else
     (signed out, a guest) gets nothing of it. The notification socket is this alone; the
-    lobby's and a tournament's chat sockets (below) carry it beside their chat, so such a
-    page opens one socket for both."""
+    lobby's and a tournament's sockets (below) carry it beside their chat, and a seated
+    player's match socket beside the table, so such a page opens one socket for all."""
 
     bell_user_id: int | None = None
     bell_language: str = "en"
+    #: Whether the socket keeps its player online (the match socket's seat does already).
+    bell_online: bool = True
     if TYPE_CHECKING:  # what the consumer this is mixed into provides
         channel_layer: Any
         channel_name: str
@@ -75,6 +82,10 @@ class BellSocketMixin:
         async def send(self, text_data: str | None = None, bytes_data: bytes | None = None,
                        close: bool = False) -> None: ...
 
+    def bell_db(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        """``func`` run off the event loop (the match socket has threads of its own)."""
+        return database_sync_to_async(func)
+
     async def bell_connect(self, user: Any) -> None:
         if user is None or not user.is_authenticated or user.is_guest:
             return
@@ -82,24 +93,26 @@ class BellSocketMixin:
         self.bell_language = _language(self.scope)
         games_broadcast.bind_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
-        unread = await database_sync_to_async(self._bell_open)()
+        unread = await self.bell_db(self._bell_open)(user.pk, self.bell_online)
         await self._bell_send({"type": "unread", "unread": unread})
 
-    def _bell_open(self) -> int:
-        assert self.bell_user_id is not None
-        services.presence_open(user_id=self.bell_user_id)
-        return selectors.unread_count_of(user_id=self.bell_user_id)
+    @staticmethod
+    def _bell_open(user_id: int, online: bool) -> int:
+        if online:
+            services.presence_open(user_id=user_id)
+        return selectors.unread_count_of(user_id=user_id)
 
     async def bell_disconnect(self) -> None:
         if self.bell_user_id is None:
             return
         user_id, self.bell_user_id = self.bell_user_id, None
         await self.channel_layer.group_discard(services.notify_group(user_id), self.channel_name)
-        await database_sync_to_async(services.presence_close)(user_id=user_id)
+        if self.bell_online:
+            await self.bell_db(services.presence_close)(user_id=user_id)
 
     async def bell_ping(self) -> None:
-        if self.bell_user_id is not None:
-            await database_sync_to_async(services.presence_renew)(user_id=self.bell_user_id)
+        if self.bell_user_id is not None and self.bell_online:
+            await self.bell_db(services.presence_renew)(user_id=self.bell_user_id)
 
     # --- group events (social/services.py) ---------------------------------------------
 
@@ -176,35 +189,68 @@ class NotificationConsumer(BellSocketMixin, AsyncWebsocketConsumer):
         await self._bell_send(error_frame(AppError(message, code=code)))
 
 
-class LobbySocket(BellSocketMixin, LobbyChatConsumer):
+class ChatBellMixin(BellSocketMixin):
+    """The bell on a socket that is a chat consumer (``ChatSocketMixin``'s): mix in before
+    it. Once the chat half has connected its user (``chat_user``: anyone signed in whom
+    the socket accepted), a registered player gets the bell too; a ``ping`` (the chat
+    consumer's ``on_ping``) renews their online mark; closing leaves both."""
+
+    chat_user: Any = None
+
+    async def connect(self) -> None:
+        await super().connect()  # type: ignore[misc]  # the chat consumer's
+        if self.chat_user is not None:  # accepted, and the chat joined its groups
+            await self.bell_connect(self.chat_user)
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)  # type: ignore[misc]
+        await self.bell_disconnect()
+
+    async def on_ping(self) -> None:
+        await super().on_ping()  # type: ignore[misc]
+        await self.bell_ping()
+
+
+class LobbySocket(ChatBellMixin, LobbyChatConsumer):
     """``/ws/lobby/``: the lobby's chat socket (games/chat/consumers.py) with the bell, so
-    the lobby opens one socket. A ``ping`` renews the player's online mark."""
+    the lobby opens one socket."""
+
+
+class TournamentSocket(ChatBellMixin, TournamentConsumer):
+    """``/ws/tournament/<id>/``: the tournament page's one socket, its standings and its
+    chat (games/tournaments/consumers.py), with the bell. The finished table of a
+    tournament match opens it for the standings only (``?only=standings``): no chat, so
+    no bell either (the table's bell is its match socket's)."""
+
+
+class MatchSocket(BellSocketMixin, MatchConsumer):
+    """``/ws/match/<id>/``: the table's match socket (games/consumers.py) with the bell of
+    the seat's own player, so a table too opens one socket. Only a seated registered
+    player's socket joins their ``notify.<id>``: the opponent's socket hears the
+    opponent's own bell, a spectator's socket nobody's. Its frames carry the match
+    ``version`` this socket last sent, as every frame of the match socket does. The seat
+    keeps its player online already: no online mark, no ping."""
+
+    bell_online = False
+
+    def bell_db(self, func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+        return db(func)  # the match sockets' database threads (games/db_threads.py)
 
     async def connect(self) -> None:
         await super().connect()
-        if self.chat_user is not None:  # accepted (the chat joined its groups)
-            await self.bell_connect(self.chat_user)
+        if self.seat is not None:
+            await self.bell_connect(self.user)
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
         await self.bell_disconnect()
 
-    async def on_ping(self) -> None:
-        await self.bell_ping()
+    async def rejoin_groups(self) -> None:
+        await super().rejoin_groups()
+        if self.bell_user_id is not None:
+            await self.channel_layer.group_add(
+                services.notify_group(self.bell_user_id), self.channel_name
+            )
 
-
-class TournamentChatSocket(BellSocketMixin, TournamentChatConsumer):
-    """``/ws/tournament/<id>/chat/``: a tournament's chat socket with the bell, so the
-    tournament page needs no notification socket of its own."""
-
-    async def connect(self) -> None:
-        await super().connect()
-        if self.chat_user is not None:
-            await self.bell_connect(self.chat_user)
-
-    async def disconnect(self, code: int) -> None:
-        await super().disconnect(code)
-        await self.bell_disconnect()
-
-    async def on_ping(self) -> None:
-        await self.bell_ping()
+    async def _bell_send(self, payload: dict[str, Any]) -> None:
+        await self._send({"type": payload["type"], "version": self.version, **payload})

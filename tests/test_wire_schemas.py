@@ -29,6 +29,7 @@ from games.chat.models import ChatMessage
 from games.consumers import MatchConsumer
 from games.engine import HandState, IllegalAction, MalformedAction, RuleSet
 from games.models import Match
+from games.services import correspondence
 from games.tournaments import services as tournaments
 from tests.chat.helpers import receive_type, ws_connect
 from tests.factories import create_challenge, create_moderator, create_tournament, create_user
@@ -304,9 +305,25 @@ async def test_every_frame_of_real_matches_fits_its_sockets_schema(
         swiss_tap = await chat_tap(carol, f"/ws/tournament/{swiss.pk}/", "tournament-server.json")
         standings = await receive_type(swiss_tap, "standings")
         assert any(p["seat1"] is None for p in standings["pairings"]), "a bye"
-        room = await chat_tap(carol, f"/ws/tournament/{swiss.pk}/chat/", "chat-server.json")
-        await room.send_to(text_data=json.dumps({"type": "chat", "text": "gl all"}))
-        await receive_type(room, "chat")
+        # The tournament page's one socket carries its chat room and the bell too.
+        await swiss_tap.send_to(text_data=json.dumps({"type": "chat", "text": "gl all"}))
+        await receive_type(swiss_tap, "chat")
+        await swiss_tap.send_to(text_data="{nope")
+        await receive_type(swiss_tap, "error")
+        await sync_to_async(accounts.user_warn)(staff=moderator, user=carol, reason="test")
+        await receive_type(swiss_tap, "notification")
+
+        # A correspondence match: a vacation moves its turn's deadline on the open table.
+        hal, ivy = await make("hal"), await make("ivy")
+        by_mail = await sync_to_async(create_challenge)(hal, ivy, variant="default",
+                                                        target=100, days=3)
+        by_mail = await sync_to_async(api_services.challenge_accept)(
+            user=ivy, challenge_id=by_mail.pk)
+        mail_table = await tapped(by_mail.pk, hal)
+        state = await mail_table.receive_type("state")
+        to_move = hal if state["you"] == state["view"]["current_player"] else ivy
+        await sync_to_async(correspondence.vacation_take)(user=to_move, days=2)
+        await mail_table.receive_type("deadline")
 
         for recorder in [*(s.communicator for s in sockets), *taps]:
             await recorder.drain()
@@ -326,12 +343,15 @@ async def test_every_frame_of_real_matches_fits_its_sockets_schema(
             assert_fits(check, frame, f"{recorder.schema}: ")
             seen.setdefault(recorder.schema, set()).add(frame["type"])
     assert seen == {
+        # unread and notification: the bell of a seated player (bob, warned).
         "match-server.json": {"state", "event", "presence", "error", "chat_history", "chat",
-                              "chat_hidden", "chat_notice"},
+                              "chat_hidden", "chat_notice", "unread", "notification",
+                              "deadline"},
         # unread and notification: the bell, over the lobby's socket (a challenge).
         "chat-server.json": {"chat_history", "chat", "error", "challenge", "challenge_closed",
                              "unread", "notification"},
-        "tournament-server.json": {"standings", "pong", "match_ready"},
+        "tournament-server.json": {"standings", "pong", "match_ready", "chat_history",
+                                   "chat", "chat_notice", "error", "unread", "notification"},
     }
     events = [f for r in match_taps for f in r.frames if f["type"] == "event"]
     assert any("drew" in f.get("you", {}) for f in events)

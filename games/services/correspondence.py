@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from accounts.models import User
+from games import broadcast, messages
 from games.engine.correspondence import MAX_CORRESPONDENCE_MATCHES, move_deadline
 from games.errors import CorrespondenceError
 from games.models import Match, Seat, Vacation
@@ -90,8 +91,7 @@ def correspondence_clock_run(*, now: datetime | None = None) -> dict[str, int]:
                 continue
             deadline = _deadline(match, locked.seats)
             if deadline is not None and deadline > now:
-                match.move_deadline = deadline
-                match.save(update_fields=["move_deadline"])
+                _move_deadline(match, deadline)
                 counts["moved"] += 1
                 continue
             change = play.Change(locked, now)
@@ -117,8 +117,15 @@ def _replan_player(user: Any) -> None:
             continue
         deadline = _deadline(locked.match, locked.seats)
         if deadline != locked.match.move_deadline:
-            locked.match.move_deadline = deadline
-            locked.match.save(update_fields=["move_deadline"])
+            _move_deadline(locked.match, deadline)
+
+
+def _move_deadline(match: Match, deadline: datetime | None) -> None:
+    """Under the match's lock: its turn's deadline moved with no move (the version stays);
+    its open tables hear the new one after commit (a ``deadline`` frame)."""
+    match.move_deadline = deadline
+    match.save(update_fields=["move_deadline"])
+    broadcast.deadline_on_commit(match.pk, messages.deadline_frame(match))
 
 
 def vacation_take(*, user: Any, days: int, now: datetime | None = None) -> Vacation:
@@ -148,6 +155,7 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> int:
     """End the player's vacation now (the days not taken stay for later)."""
     now = now or timezone.now()
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # the lock order's first
         ended = Vacation.objects.filter(user=user, starts_at__lte=now, ends_at__gt=now).update(
             ends_at=now
         )

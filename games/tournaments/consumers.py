@@ -1,16 +1,17 @@
-"""The tournament WebSockets (docs/protocol.md, "Tournament socket").
+"""The tournament WebSocket (docs/protocol.md, "Tournament socket"), the tournament
+page's one socket.
 
 ``/ws/tournament/<id>/``: thin: check the viewer may see the tournament, join its
 groups, send the current standings; then relay ``standings`` (everyone) and
 ``match_ready`` (the player's own sockets) from games/tournaments/broadcast.py; a player
 whose match is in play gets its ``match_ready`` again on connect (read after the
-socket joined its groups: a pairing committed meanwhile is never missed). A
-tournament match's finished table opens this socket too. Nothing
-here ever carries a card. The client sends nothing but an optional
-``{"type": "ping"}`` (answered ``pong``).
-
-``/ws/tournament/<id>/chat/``: the tournament's chat room, the lobby chat consumer
-(games/chat/consumers.py) in the tournament's room, under the same moderation.
+socket joined its groups: a pairing committed meanwhile is never missed). For a
+signed-in viewer it is also the tournament's chat room: the lobby chat consumer
+(games/chat/consumers.py) in the tournament's room, under the same moderation (the
+site routes the path to social's socket, which adds the bell). A tournament match's
+finished table opens it with ``?only=standings``: standings and ``match_ready``, no
+chat. Nothing here ever carries a card. The client sends ``{"type": "ping"}``
+(answered ``pong``) and ``{"type": "chat", "text": ...}``.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils.translation import gettext
 
 from games import broadcast as games_broadcast
-from games.chat.consumers import LobbyChatConsumer
+from games.chat.consumers import RATE_BURST, RATE_PER_SECOND, LobbyChatConsumer
+from ginsite.ratelimit import TokenBucket
 
 from . import broadcast, selectors
 
@@ -54,8 +56,15 @@ def _opening(tournament_id: int, user: User | AnonymousUser) -> tuple[str, int |
             selectors.match_in_play(tournament=tournament, user=user))
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(LobbyChatConsumer):
+    """The standings and ``match_ready``, and the tournament's chat room (parsing the
+    client's frames as the lobby's chat socket does)."""
+
     groups_joined: list[str]
+
+    def chat_room(self) -> dict:
+        return {"match_id": None,
+                "tournament_id": int(self.scope["url_route"]["kwargs"]["tournament_id"])}
 
     async def connect(self) -> None:
         self.groups_joined = []
@@ -63,6 +72,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [None])[0]
+        standings_only = (query.get("only") or [None])[0] == "standings"
+        self.frames = TokenBucket(RATE_BURST, RATE_PER_SECOND)
         await self.accept()
         if not await database_sync_to_async(_may_view)(tournament_id, user, token):
             await self.close(code=CLOSE_NOT_FOUND)
@@ -83,22 +94,23 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             # A player whose match started while this page was away (a reconnect, a
             # message lost): taken to the table now, as ``match_ready`` does.
             await self.send(text_data=json.dumps(broadcast.match_ready(match_id)))
+        if getattr(user, "is_authenticated", False) and not standings_only:
+            # The room's history (if the viewer may read it) and its live messages.
+            await self.chat_connect(user=user, **self.chat_room())
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
+        await self.chat_disconnect()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data and len(text_data) < 200 and '"ping"' in text_data:
-            await self.send(text_data=json.dumps({"type": "pong"}))
+    async def on_ping(self) -> None:
+        await self.send(text_data=json.dumps({"type": "pong"}))
+
+    async def chat_receive(self, content: dict) -> None:
+        if self.chat_user is None:  # signed out, or the table's socket of standings only
+            await self._error("chat_not_allowed", gettext("Sign in to chat."))
+            return
+        await super().chat_receive(content)
 
     async def tournament_message(self, event: dict) -> None:
         await self.send(text_data=event["text"])  # serialised once by the sender
-
-
-class TournamentChatConsumer(LobbyChatConsumer):
-    """Chat in one tournament's room (who reads and writes: games.tournaments.selectors)."""
-
-    def chat_room(self) -> dict:
-        return {"match_id": None,
-                "tournament_id": int(self.scope["url_route"]["kwargs"]["tournament_id"])}

@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from .consumers import TournamentChatConsumer, TournamentConsumer
+from .consumers import TournamentConsumer
 
+# The site routes this path to social's socket first (the same with the bell).
 websocket_urlpatterns = [
     path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),
-    path("ws/tournament/<int:tournament_id>/chat/", TournamentChatConsumer.as_asgi()),
 ]

@@ -300,7 +300,7 @@ def match_tournament(*, match_id: int, user: User | AnonymousUser) -> dict[str, 
     return {"id": t.pk, "name": t.name, "format": t.format, "status": t.status,
             "player": user.username,
             "url": reverse("tournaments:detail", args=[t.pk]),
-            "wsPath": f"/ws/tournament/{t.pk}/"}
+            "wsPath": f"/ws/tournament/{t.pk}/?only=standings"}
 
 
 def podium(tournament: Tournament) -> list[dict[str, Any]]:

@@ -77,6 +77,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "standings": standings["rows"], "live": standings["live"],
         "rounds": rounds, "current_pairings": standings["pairings"],
         "podium": selectors.podium(tournament),
+        # The page's one socket carries the bell too (templates/social/_bell.html).
+        "page_socket": "page",
         "config": {"wsPath": ws_path, "format": tournament.format,
                    # A round's fragment, "0" standing for its number (tournament.js).
                    "roundUrl": reverse("tournaments:round", args=[tournament.pk, 0])

@@ -8,7 +8,7 @@ would otherwise have run out."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
@@ -23,6 +23,7 @@ from tests.browser.conftest import (
     TablePlayer,
     off_the_event_loop,
     sign_in,
+    wait_until,
 )
 from tests.factories import create_challenge, create_user, play_to_turn_of, seated
 
@@ -124,3 +125,41 @@ def test_a_correspondence_match_over_days_a_timeout_and_a_vacation(
     # Once the vacation and his three days are over, he loses.
     assert off_the_event_loop(correspondence_clock_run, now=timezone.now() + 7 * DAY) == {
         "timed_out": 1, "moved": 0}
+
+
+def test_a_vacation_moves_the_deadline_on_the_open_tables_live(site: Any, new_page: Any) -> None:
+    """The player to move goes on vacation from another tab: their open table and their
+    opponent's say the new deadline at once, without a reload."""
+    from games.api.services import challenge_accept
+    from games.services import correspondence
+
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    challenge = create_challenge(alice, bob, variant="default", target=100, days=3)
+    match = off_the_event_loop(challenge_accept, user=bob, challenge_id=challenge.pk)
+    match.refresh_from_db()
+    mover = seated(match)[match.current_seat]
+    pages = {}
+    for user in (alice, bob):
+        page = new_page()
+        sign_in(page, site.url, user.username)
+        page.goto(f"{site.url}/match/{match.pk}/")
+        page.locator("#table-app[data-conn=online]").wait_for()
+        page.locator("[data-meta]", has_text="Move by").wait_for()
+        pages[user.username] = page
+    before = {name: page.locator("[data-meta]").inner_text() for name, page in pages.items()}
+
+    off_the_event_loop(correspondence.vacation_take, user=mover, days=5)
+    match.refresh_from_db()
+    deadline = match.move_deadline.astimezone(UTC).isoformat()
+    for name, page in pages.items():
+        wait_until(page, "(old) => document.querySelector('[data-meta]').innerText !== old",
+                   arg=before[name])
+        facts = page.locator("[data-meta]").inner_text()
+        # The new deadline, as the side panel writes a deadline (in the browser's zone).
+        shown = page.evaluate(
+            """(iso) => new Date(iso).toLocaleString(document.documentElement.lang, {
+                year: "numeric", month: "short", day: "numeric", hour: "2-digit",
+                minute: "2-digit", timeZoneName: "short"})""", deadline)
+        assert f"Move by\n{shown}" in facts, (facts, shown)
+    pages[mover.username].screenshot(path=SCREENSHOTS / "correspondence-vacation-deadline.png")
+    assert all(not page.js_errors for page in pages.values())

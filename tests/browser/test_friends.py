@@ -124,3 +124,79 @@ def test_the_lobby_opens_one_socket_and_its_bell_hears_a_challenge_live(
     page.locator("[data-incoming-challenges] li", has_text="bob").first.wait_for()
     page.screenshot(path=SCREENSHOTS / "lobby-one-socket-bell.png")
     assert len(sockets) == 1 and alice.pk != bob.pk
+
+
+def socket_paths(urls: list[str]) -> list[str]:
+    return [re.sub(r"^wss?://[^/]+", "", url) for url in urls]
+
+
+def test_the_tournament_page_opens_one_socket_for_standings_chat_and_the_bell(
+    site: Any, new_page: Any
+) -> None:
+    """The tournament page's one socket carries its standings, its chat and the bell: a
+    challenge made meanwhile rings the bell live, a message written shows in the chat."""
+    from tests.factories import create_tournament
+
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    t = create_tournament("arena", [alice, bob], name="Friday Arena")
+    for viewport, name in ((None, "desktop"), ({"width": 390, "height": 844}, "phone")):
+        page = new_page(viewport)
+        sign_in(page, site.url, "alice")
+        page.locator("[data-chat][data-state=live]").wait_for()  # the lobby's socket is open
+        sockets: list[str] = []
+        page.on("websocket", lambda socket, sockets=sockets: sockets.append(socket.url))
+        page.goto(f"{site.url}/tournaments/{t.pk}/")
+        page.locator("[data-chat][data-state=live]").wait_for()
+        live_bell(page)
+        page.locator("#standings-body tr[data-player=bob]").wait_for()
+        if name == "desktop":
+            create_challenge(bob, alice, variant="default", target=100, rated=False)
+            page.locator("[data-bell] [data-unread]:not([hidden])").wait_for()
+            assert page.locator("[data-bell] [data-unread]").inner_text() == "1"
+            toast = page.locator("[data-notify-toast] a")
+            assert toast.inner_text() == "bob challenges you to a match."
+            page.fill("[data-chat-input]", "good luck, bob")
+            page.locator("[data-chat-form] button[type=submit]").click()
+            page.locator("[data-chat-log] .chat-msg", has_text="good luck, bob").wait_for()
+        assert socket_paths(sockets) == [f"/ws/tournament/{t.pk}/"], sockets
+        page.screenshot(path=SCREENSHOTS / f"tournament-one-socket-{name}.png", full_page=True)
+        assert not page.js_errors
+
+
+def test_a_player_at_a_table_hears_a_challenge_on_the_bell_over_the_match_socket(
+    site: Any, new_page: Any
+) -> None:
+    """At a live table the player's bell rings without a reload, over the table's own
+    match socket (no second socket); a signed-in spectator of the same table hears
+    nothing of it."""
+    alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
+    create_user("carol", PASSWORD)
+    for viewport, name in ((None, "desktop"), ({"width": 390, "height": 844}, "phone")):
+        page = new_page(viewport)
+        sign_in(page, site.url, "alice")
+        page.locator("[data-chat][data-state=live]").wait_for()  # the lobby's socket is open
+        sockets: list[str] = []
+        page.on("websocket", lambda socket, sockets=sockets: sockets.append(socket.url))
+        start_from_lobby(page, "computer", variant="straight", level="easy")
+        page.locator("#table-app[data-conn=online]").wait_for()
+        live_bell(page)
+        table_path = re.sub(r"^https?://[^/]+", "", page.url)
+        assert socket_paths(sockets) == [f"/ws{table_path}"], sockets
+        if name == "desktop":
+            watcher = new_page()
+            sign_in(watcher, site.url, "carol")
+            watcher.goto(page.url)
+            watcher.locator("#table-app[data-conn=online]").wait_for()
+            live_bell(watcher)
+        before = int(page.locator("[data-bell]").get_attribute("data-unread-count") or 0)
+        create_challenge(bob, alice, variant="default", target=100, rated=False)
+        page.locator(f"[data-bell][data-unread-count='{before + 1}']").wait_for()
+        assert page.locator("[data-bell] [data-unread]").inner_text() == str(before + 1)
+        toast = page.locator("[data-notify-toast] a")
+        assert toast.inner_text() == "bob challenges you to a match."
+        assert socket_paths(sockets) == [f"/ws{table_path}"], sockets
+        page.screenshot(path=SCREENSHOTS / f"table-bell-{name}.png")
+        if name == "desktop":
+            assert watcher.locator("[data-bell] [data-unread]").is_hidden()
+            assert watcher.locator("[data-notify-toast]").is_hidden()
+        assert not page.js_errors

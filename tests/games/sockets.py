@@ -33,6 +33,9 @@ class Socket:
         self.frames: list[dict[str, Any]] = []
         self.table = TableState()
         self.states: list[dict[str, Any]] = []
+        # The bell's frames (a seated player's own notifications: social/consumers.py).
+        self.bell: list[dict[str, Any]] = []
+        self.bell_read = 0
 
     @classmethod
     async def open(cls, match_id: int, user: Any = None) -> Socket:
@@ -47,18 +50,45 @@ class Socket:
         return cls(communicator)
 
     async def receive(self, timeout: float = 10) -> dict[str, Any]:
-        """The next frame of live play (the table chat's frames are not ours)."""
+        """The next frame of live play (the table chat's and the bell's are not ours: the
+        bell's are kept in ``bell``)."""
         while True:
-            frame = await self.communicator.receive_json_from(timeout=timeout)
-            if not frame["type"].startswith("chat"):
-                self.frames.append(frame)
-                state = self.table.take(frame)
-                if state is not None:
-                    self.states.append(state)
-                elif self.table.gap:  # a version went missing: ask, as the browser does
-                    self.table.gap = False
-                    await self.send({"type": "sync"})
+            frame = await self._next(timeout)
+            if frame is not None:
                 return frame
+
+    async def receive_bell(self, kind: str, timeout: float = 10) -> dict[str, Any]:
+        """The next of the bell's frames of ``kind`` (``unread``, ``notification``)."""
+        while True:
+            while self.bell_read < len(self.bell):
+                frame = self.bell[self.bell_read]
+                self.bell_read += 1
+                if frame["type"] == kind:
+                    return frame
+            await self._next(timeout)
+
+    async def drain(self, quiet: float = 0.3) -> None:
+        """Read every frame that comes until none has for ``quiet`` seconds."""
+        while not await self.communicator.receive_nothing(timeout=quiet):
+            await self._next(10)
+
+    async def _next(self, timeout: float) -> dict[str, Any] | None:
+        """Read one frame: a frame of live play is recorded and returned, the bell's
+        kept in ``bell``, the chat's dropped."""
+        frame = await self.communicator.receive_json_from(timeout=timeout)
+        if frame["type"] in ("unread", "notification"):
+            self.bell.append(frame)
+            return None
+        if frame["type"].startswith("chat"):
+            return None
+        self.frames.append(frame)
+        state = self.table.take(frame)
+        if state is not None:
+            self.states.append(state)
+        elif self.table.gap:  # a version went missing: ask, as the browser does
+            self.table.gap = False
+            await self.send({"type": "sync"})
+        return frame
 
     async def receive_type(self, kind: str, timeout: float = 10) -> dict[str, Any]:
         """The next frame of ``kind``; for "state", the table's next state, whether a

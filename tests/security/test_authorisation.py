@@ -358,6 +358,12 @@ async def test_socket_authorisation_matrix():
     assert (await next_chat_answer(mover))["type"] == "chat"
     await mover.send({"type": "action", "version": version, "action": legal})
     assert (await mover.state_at_least(version + 1))["version"] == version + 1
+    # The bell (social/consumers.py MatchSocket): a seated player's own socket only, with
+    # their own count (bob, muted, was told of his mute and of alice's follow).
+    for role, socket in sockets.items():
+        await socket.drain()
+        counts = [f["unread"] for f in socket.bell if f["type"] == "unread"]
+        assert counts == {"player": [0], "muted": [2]}.get(role, []), role
     for socket in sockets.values():
         await socket.close()
 
@@ -368,6 +374,8 @@ async def next_chat_answer(socket: Socket) -> dict:
         frame = await socket.communicator.receive_json_from(timeout=10)
         if frame["type"] in ("chat", "error"):
             return frame
+        if frame["type"] in ("unread", "notification"):
+            socket.bell.append(frame)  # the bell's, checked at the end
 
 
 @sync_to_async
@@ -455,4 +463,59 @@ async def test_the_lobby_socket_carries_the_bell_to_registered_players_only():
         assert await socket.receive_nothing(timeout=0.2), role
         await socket.send_json_to({"type": "action"})
         assert (await socket.receive_json_from(timeout=10))["code"] == "unknown_type", role
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_tournament_socket_by_role():
+    """The tournament page's one socket (social/consumers.py TournamentSocket): whoever may
+    see the tournament gets its standings; a signed-in viewer (a guest too) reads its chat,
+    a registered player hears their bell as well; the signed out and the banned get the
+    standings alone and may not chat; a private tournament is closed (4404) to those
+    who may not see it; ``?only=standings`` (a finished table's) carries neither chat
+    nor bell."""
+    from channels.testing import WebsocketCommunicator
+
+    from ginsite.asgi import application
+    from tests.factories import create_tournament
+    from tests.games.sockets import ORIGIN, session_cookie
+
+    world = await sync_to_async(build_world)()
+    players = [world.users["player"], world.users["muted"]]
+    public = await sync_to_async(create_tournament)("arena", players, name="Open")
+    private = await sync_to_async(create_tournament)("arena", players, name="Closed",
+                                                     public=False)
+    for role in ROLES:
+        headers = [ORIGIN]
+        user = world.users[role]
+        if role == "banned":
+            cookie = world.banned_cookies["sessionid"].value
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        elif user is not None:
+            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        for path in (f"/ws/tournament/{public.pk}/", f"/ws/tournament/{public.pk}/?only=standings"):
+            socket = WebsocketCommunicator(application, path, headers=headers)
+            assert (await socket.connect(timeout=10))[0], role
+            types = []
+            while not await socket.receive_nothing(timeout=0.3):
+                types.append((await socket.receive_json_from(timeout=10))["type"])
+            signed_in = role not in ("anonymous", "banned") and "only=" not in path
+            expected = ["standings"] + (["chat_history"] if signed_in else []) + (
+                ["unread"] if signed_in and role != "guest" else [])
+            assert types == expected, (role, path)
+            await socket.send_json_to({"type": "chat", "text": "hello"})
+            answer = await socket.receive_json_from(timeout=10)
+            expected_chat = ("chat" if role in ("player", "staff") and signed_in else
+                             "muted" if role == "muted" and signed_in else
+                             "not_a_player" if role in ("other", "spectator") and signed_in
+                             else "chat_not_allowed")
+            assert answer.get("code", answer["type"]) == expected_chat, (role, path, answer)
+            await socket.disconnect()
+        socket = WebsocketCommunicator(application, f"/ws/tournament/{private.pk}/",
+                                       headers=headers)
+        assert (await socket.connect(timeout=10))[0], role  # accepted, then told
+        if role in ("player", "muted", "staff"):
+            assert (await socket.receive_json_from(timeout=10))["type"] == "standings", role
+        else:
+            assert (await socket.receive_output(timeout=10))["code"] == 4404, role
         await socket.disconnect()

@@ -192,7 +192,10 @@ def check_sent(match: Match, sent: list[tuple[str, dict[str, Any]]]) -> int:
         message = event["message"]
         assert message["version"] == match.version
         if group == broadcast.public_group(match.pk):
-            assert message["type"] == "presence" and not visible_cards(message)
+            assert message["type"] in ("presence", "deadline") and not visible_cards(message)
+            if message["type"] == "deadline":  # a correspondence turn's deadline alone
+                assert set(message) == {"type", "version", "correspondence"}
+                assert set(message["correspondence"]) == {"days_per_move", "deadline"}
             continue
         if message["type"] == "event":
             assert_event_hides_secrets(message, audiences[group], state, seeds)
@@ -245,6 +248,78 @@ def test_no_frame_broadcast_by_the_services_shows_a_hidden_card(
     assert moves > 0 and frames >= 2 * moves
 
 
+@pytest.mark.django_db
+def test_no_frame_of_a_correspondence_match_over_days_shows_a_hidden_card(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """A correspondence match through the services, over simulated days: each turn's
+    frames, the deadline frames of vacations taken and ended by the player to move and
+    of beat's job, and the bell's "your turn" (to that player's own group alone) show
+    nothing of a concealed card."""
+    from datetime import timedelta
+
+    from games.api import services as api_services
+    from games.services import correspondence
+    from social.services import notify_group
+    from tests.factories import create_challenge
+
+    capture = Capture()
+    monkeypatch.setattr(broadcast, "group_send", capture.group_send)
+    bells: list[tuple[str, dict[str, Any]]] = []
+
+    class Publisher:
+        def send(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
+            bells.extend(sends)
+
+    class Quiet:  # no e-mail, no rating task: not this test's business
+        def __getattr__(self, name: str) -> Any:
+            return lambda *args, **kwargs: None
+
+    monkeypatch.setattr("ginsite.runtime.publisher", lambda: Publisher())
+    monkeypatch.setattr("ginsite.runtime.scheduler", lambda: Quiet())
+    rng = random.Random(11)
+    alice, bob = create_user("alice"), create_user("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = create_challenge(alice, bob, variant="default", target=50, days=1)
+        match = api_services.challenge_accept(user=bob, challenge_id=challenge.pk)
+    match.refresh_from_db()
+    frames = check_sent(match, capture.take())
+    users = seated(match)
+    deadlines = turn = 0
+    while match.status == Match.Status.ACTIVE and turn < 400:
+        turn += 1
+        seat = match.current_seat
+        if turn % 7 == 0:  # the player to move goes away for a day, then comes back
+            for step in (correspondence.vacation_take, correspondence.vacation_end):
+                with django_capture_on_commit_callbacks(execute=True):
+                    step(user=users[seat], **({"days": 1} if step is
+                                              correspondence.vacation_take else {}))
+                match.refresh_from_db()
+                sent = capture.take()
+                deadlines += sum(event["message"]["type"] == "deadline" for _, event in sent)
+                frames += check_sent(match, sent)
+        with django_capture_on_commit_callbacks(execute=True):
+            view = current_state(match).player_view(seat)
+            action = choose_action("easy", view, view["legal_actions"], rng)
+            services.move_submit(match=match, user=users[seat], action=action,
+                                 expected_version=match.version)
+        match.refresh_from_db()
+        frames += check_sent(match, capture.take())
+    # Beat's job ends it: the player to move ran out of days.
+    with django_capture_on_commit_callbacks(execute=True):
+        if match.status == Match.Status.ACTIVE:
+            correspondence.correspondence_clock_run(now=timezone.now() + timedelta(days=999))
+    match.refresh_from_db()
+    frames += check_sent(match, capture.take())
+    assert match.status == Match.Status.FINISHED and frames > 0 and deadlines > 0
+    # The bell: "your turn" to the player to move's own group, naming no card.
+    groups = {notify_group(alice.pk), notify_group(bob.pk)}
+    told = [group for group, _ in bells if group.startswith("notify.")]
+    assert told and set(told) <= groups
+    for _group, event in bells:
+        assert not visible_cards(event), event
+
+
 # --- notifications: each player hears their own, and a private one is never online ---
 
 
@@ -294,8 +369,8 @@ async def test_a_notification_socket_hears_only_its_own_players_notifications():
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_the_lobby_and_tournament_chat_sockets_carry_only_their_players_bell():
-    """The bell over the lobby's and a tournament's chat sockets: each socket hears its own
+async def test_the_lobby_and_tournament_sockets_carry_only_their_players_bell():
+    """The bell over the lobby's and a tournament's sockets: each socket hears its own
     player's notifications, no one else's (another player's, a guest's)."""
     from channels.db import database_sync_to_async as sync_to_async
     from channels.testing import WebsocketCommunicator
@@ -320,19 +395,76 @@ async def test_the_lobby_and_tournament_chat_sockets_carry_only_their_players_be
         sockets[user.username] = socket
     cookie = await sync_to_async(session_cookie)(bob)
     bob_tournament = WebsocketCommunicator(
-        application, f"/ws/tournament/{tournament.pk}/chat/", headers=[ORIGIN, (b"cookie", cookie)]
+        application, f"/ws/tournament/{tournament.pk}/", headers=[ORIGIN, (b"cookie", cookie)]
     )
     assert (await bob_tournament.connect(timeout=10))[0]
-    frames = [await bob_tournament.receive_json_from(timeout=10) for _ in range(2)]
-    assert [f["type"] for f in frames] == ["chat_history", "unread"]
+    frames = [await bob_tournament.receive_json_from(timeout=10) for _ in range(3)]
+    assert [f["type"] for f in frames] == ["standings", "chat_history", "unread"]
+    # Alice watches the same tournament: its socket carries her bell, never Bob's.
+    cookie = await sync_to_async(session_cookie)(alice)
+    alice_tournament = WebsocketCommunicator(
+        application, f"/ws/tournament/{tournament.pk}/", headers=[ORIGIN, (b"cookie", cookie)]
+    )
+    assert (await alice_tournament.connect(timeout=10))[0]
+    frames = [await alice_tournament.receive_json_from(timeout=10) for _ in range(3)]
+    assert [f["type"] for f in frames] == ["standings", "chat_history", "unread"]
     await sync_to_async(social.follow_create)(user=carol, followee=bob)
     for socket in (sockets["bo"], bob_tournament):
         frame = await socket.receive_json_from(timeout=10)
         assert frame["type"] == "notification" and frame["unread"] == 1
         assert frame["notification"]["text"] == "ca follows you."
     assert await sockets["al"].receive_nothing(timeout=0.5)
-    for socket in (*sockets.values(), bob_tournament):
+    assert await alice_tournament.receive_nothing(timeout=0.2)
+    for socket in (*sockets.values(), bob_tournament, alice_tournament):
         await socket.disconnect()
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_match_socket_carries_its_own_seats_bell_alone():
+    """The bell over the match socket (social/consumers.py MatchSocket): a notification
+    of one player reaches that player's table socket alone: never the opponent's, never
+    a spectator's (signed in, signed out, staff), nor the player's own socket at another
+    table they only watch. A spectator's socket carries nobody's bell, its own either."""
+    from channels.db import database_sync_to_async as sync_to_async
+    from django.db import connections
+
+    from social import services as social
+    from tests.factories import create_moderator
+    from tests.games.sockets import Socket
+
+    names = ("al", "bo", "ca", "di", "ed")
+    alice, bob, carol, dave, eve = [await sync_to_async(create_user)(n) for n in names]
+    staff = await sync_to_async(create_moderator)("mo")
+    match = await sync_to_async(create_match)(alice, bob)
+    elsewhere = await sync_to_async(create_match)(carol, eve)
+    watchers = {"opponent": bob, "spectator": dave, "staff": staff, "anonymous": None}
+    at_table = {role: await Socket.open(match.pk, user) for role, user in watchers.items()}
+    mine = await Socket.open(match.pk, alice)
+    watching = await Socket.open(elsewhere.pk, alice)  # alice, a spectator there
+    everyone = [mine, watching, *at_table.values()]
+    for socket in everyone:
+        await socket.receive_type("state")
+    assert (await mine.receive_bell("unread"))["unread"] == 0
+    # Notifications for alice (two), for bob (one), for the spectator (one).
+    await sync_to_async(social.follow_create)(user=carol, followee=alice)
+    await sync_to_async(social.follow_create)(user=dave, followee=alice)
+    await sync_to_async(social.follow_create)(user=carol, followee=bob)
+    await sync_to_async(social.follow_create)(user=alice, followee=dave)
+    assert (await mine.receive_bell("notification"))["unread"] == 1
+    assert (await mine.receive_bell("notification"))["unread"] == 2
+    for socket in everyone:
+        await socket.drain()
+    texts = [f["notification"]["text"] for f in mine.bell if f["type"] == "notification"]
+    assert texts == ["ca follows you.", "di follows you."]
+    # The opponent heard their own notification, none of alice's.
+    theirs = [f["notification"]["text"] for f in at_table["opponent"].bell
+              if f["type"] == "notification"]
+    assert theirs == ["ca follows you."]
+    for socket in (watching, at_table["spectator"], at_table["staff"], at_table["anonymous"]):
+        assert socket.bell == []
+    for socket in everyone:
+        await socket.close()
     await sync_to_async(connections.close_all)()
 
 

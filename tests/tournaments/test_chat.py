@@ -1,6 +1,6 @@
-"""Tournament chat (``/ws/tournament/<id>/chat/``, the chat app's room for one
-tournament) under the site's moderation, through the real ASGI stack and the Redis
-channel layer: players post and every reader gets it live; someone not in the
+"""Tournament chat (the chat app's room for one tournament, over the tournament page's
+one socket ``/ws/tournament/<id>/``) under the site's moderation, through the real ASGI
+stack and the Redis channel layer: players post and every reader gets it live; someone not in the
 tournament reads but cannot write; a muted player is refused; a hidden message
 disappears; a ban closes the banned player's tournament chat socket; a report on a
 tournament message reaches the admin's report queue, whose resolution mutes the
@@ -53,7 +53,7 @@ async def test_players_chat_live_outsiders_read_only_mute_hide_and_ban(
     close_db_connections,
 ) -> None:
     t, ann, bob, eve = await _setup()
-    path = f"/ws/tournament/{t.pk}/chat/"
+    path = f"/ws/tournament/{t.pk}/"
     ann_ws, bob_ws, eve_ws = [await ws_connect(u, path) for u in (ann, bob, eve)]
     for socket in (ann_ws, bob_ws, eve_ws):
         history = await receive_type(socket, "chat_history")
@@ -171,7 +171,9 @@ def test_the_tournament_page_has_the_chat_panel_for_players_and_read_only_for_ot
     url = reverse("tournaments:detail", args=[t.pk])
     client.force_login(ann)
     page = client.get(url).content.decode()
-    assert f'data-ws-path="/ws/tournament/{t.pk}/chat/"' in page
+    # The panel opens no socket of its own: the page's one socket carries the chat.
+    assert 'data-room="tournament"' in page and "data-ws-path" not in page
+    assert f'"wsPath": "/ws/tournament/{t.pk}/"' in page
     assert "Tournament chat" in page and "data-chat-form" in page
     client.force_login(eve)
     page = client.get(url).content.decode()

@@ -1,5 +1,5 @@
 // "Challenges to you" in the lobby (templates/api/_incoming_challenges.html): the
-// lobby socket (chat.js relays its frames as "gin:lobby-message") says when a
+// lobby socket (chat.js relays its frames as "gin:socket-message") says when a
 // challenge to the player opens ({"type": "challenge", "challenge": {...}}) or closes
 // ({"type": "challenge_closed", "id"}); the list follows without a reload. Names are
 // put in the page with textContent.
@@ -65,7 +65,7 @@ function mount(root) {
     return root.querySelector(`[data-challenge="${CSS.escape(String(id))}"]`);
   }
 
-  document.addEventListener("gin:lobby-message", (event) => {
+  document.addEventListener("gin:socket-message", (event) => {
     const data = event.detail;
     if (data?.type === "challenge" && data.challenge && !find(data.challenge.id)) {
       list().append(row(data.challenge));

@@ -1,7 +1,9 @@
-// The chat panel (templates/chat/_panel.html): lobby and tournament chat over their
-// own WebSocket (data-ws-path: /ws/lobby/, /ws/tournament/<id>/chat/), table chat
-// over the match page's socket (table.js relays its frames as "gin:socket-message"
-// events and sends what we dispatch as "gin:socket-send"). Messages are plain text: everything a user wrote is put in
+// The chat panel (templates/chat/_panel.html): lobby chat over the lobby's socket, which
+// this module opens (data-ws-path: /ws/lobby/); table and tournament chat over the
+// page's one socket, opened by another module (table.js: the match socket;
+// tournaments/tournament.js: /ws/tournament/<id>/). Whoever owns the page's socket
+// relays its frames as "gin:socket-message" events and sends what a "gin:socket-send"
+// event carries, cancelling the event once sent. Messages are plain text: everything a user wrote is put in
 // the page with textContent, never parsed as HTML. While the messages are out of
 // sight (below the table on a phone, another tab), a button counts the new ones
 // and brings the chat into view.
@@ -71,9 +73,9 @@ function mount(root) {
   // the lobby socket reconnects).
   root.dataset.state = "connecting";
   const onOffline = () => { root.dataset.state = "offline"; };
-  const transport = root.dataset.room === "table"
-    ? tableTransport(onMessage)
-    : lobbyTransport(root.dataset.wsPath, onMessage, onOffline);
+  const transport = root.dataset.wsPath
+    ? lobbyTransport(root.dataset.wsPath, onMessage, onOffline)
+    : pageTransport(onMessage);
 
   function showNotice(text, kind = "error") {
     notice.textContent = text;
@@ -248,19 +250,21 @@ function mount(root) {
 
 // --- transports ------------------------------------------------------------------
 
-/** The table page's match socket, owned by table.js. */
-function tableTransport(onMessage) {
+/** The page's one socket, owned by another module (the table's, the tournament's). */
+function pageTransport(onMessage) {
   document.addEventListener("gin:socket-message", (event) => onMessage(event.detail));
   return {
     send(obj) {
       const event = new CustomEvent("gin:socket-send", { detail: obj, cancelable: true });
-      // table.js cancels the event once the frame is on an open socket.
+      // The socket's owner cancels the event once the frame is on an open socket.
       return !document.dispatchEvent(event);
     },
   };
 }
 
-/** The lobby's own socket, reconnecting with backoff (not after a ban or sign-out). */
+/** The lobby's socket, opened here and the page's one socket (its frames relayed as
+ *  "gin:socket-message", "gin:socket-send" sent on it), reconnecting with backoff (not
+ *  after a ban or sign-out). */
 function lobbyTransport(path, onMessage, onOffline) {
   const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
   let ws = null;
@@ -272,8 +276,9 @@ function lobbyTransport(path, onMessage, onOffline) {
       let data;
       try { data = JSON.parse(event.data); } catch { return; }
       onMessage(data);
-      // The lobby's other listeners (challenges.js: challenges to the player, live).
-      document.dispatchEvent(new CustomEvent("gin:lobby-message", { detail: data }));
+      // The lobby's other listeners (challenges.js: challenges to the player, live;
+      // the bell, social/notifications.js).
+      document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: data }));
     });
     ws.addEventListener("close", (event) => {
       onOffline();
@@ -285,7 +290,7 @@ function lobbyTransport(path, onMessage, onOffline) {
   }
   connect();
   // The bell (social/notifications.js) shares this socket: its pings come this way.
-  document.addEventListener("gin:lobby-send", (event) => {
+  document.addEventListener("gin:socket-send", (event) => {
     if (ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify(event.detail));
       event.preventDefault();

@@ -46,6 +46,13 @@ function onMessage(data) {
       if (s) s.connected = p.connected;
     }
     renderSeats();
+  } else if (data.type === "deadline") {
+    // A correspondence turn's deadline moved (a vacation), at the version it names,
+    // which it did not raise: one we are behind of means a frame was missed.
+    if (!ui.msg || data.version < ui.msg.version) return;
+    if (data.version > ui.msg.version) { conn.send({ type: "sync" }); return; }
+    ui.msg.match.correspondence = data.correspondence;
+    render();
   } else if (data.type === "error") {
     if (CHAT_ERRORS.has(data.code)) return;  // chat.js shows those next to the chat
     ui.pending = false;

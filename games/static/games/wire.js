@@ -5,7 +5,7 @@
 // loads this module; a checked one reads a type as import("./wire.js").StateFrame.
 
 /**
- * @typedef {StateFrame | EventFrame | PresenceFrame | MatchErrorFrame | MatchChatHistoryFrame | MatchChatFrame | MatchChatHiddenFrame | MatchChatNoticeFrame} MatchSocketFrame
+ * @typedef {StateFrame | EventFrame | PresenceFrame | DeadlineFrame | MatchErrorFrame | MatchChatHistoryFrame | MatchChatFrame | MatchChatHiddenFrame | MatchChatNoticeFrame | MatchUnreadFrame | MatchNotificationFrame} MatchSocketFrame
  */
 
 /**
@@ -21,7 +21,11 @@
  */
 
 /**
- * @typedef {StandingsFrame | MatchReadyFrame | PongFrame} TournamentSocketFrame
+ * @typedef {StandingsFrame | MatchReadyFrame | PongFrame | ChatHistoryFrame | ChatFrame | ChatHiddenFrame | ChatNoticeFrame | ErrorFrame | UnreadFrame | NotificationFrame} TournamentSocketFrame
+ */
+
+/**
+ * @typedef {ChatPost | PingMessage} TournamentClientFrame
  */
 
 /**
@@ -103,7 +107,7 @@
  */
 
 /**
- * A chat line (match, lobby and tournament chat sockets).
+ * A chat line (the match, lobby and tournament sockets).
  *
  * @typedef {object} ChatPost
  * @property {"chat"} type
@@ -123,6 +127,16 @@
  * @typedef {object} Correspondence
  * @property {number} days_per_move
  * @property {string | null} deadline
+ */
+
+/**
+ * A correspondence turn's deadline moved with no move (a vacation), at the match's
+ * current version, which it does not raise.
+ *
+ * @typedef {object} DeadlineFrame
+ * @property {"deadline"} type
+ * @property {number} version the match version
+ * @property {Correspondence} correspondence
  */
 
 /**
@@ -155,7 +169,7 @@
  */
 
 /**
- * A refusal on the lobby and tournament chat sockets (no match version).
+ * A refusal on the lobby and tournament sockets (no match version).
  *
  * @typedef {object} ErrorFrame
  * @property {"error"} type
@@ -314,6 +328,14 @@
  */
 
 /**
+ * @typedef {object} MatchNotificationFrame
+ * @property {"notification"} type
+ * @property {Notice} notification
+ * @property {number} unread
+ * @property {number} version the match version
+ */
+
+/**
  * @typedef {object} MatchReadyFrame
  * @property {"match_ready"} type
  * @property {number} match_id
@@ -358,6 +380,13 @@
  * @property {MatchScore | null} final
  * @property {Array<FinishedHand>} hands
  * @property {Rematch} rematch
+ */
+
+/**
+ * @typedef {object} MatchUnreadFrame
+ * @property {"unread"} type
+ * @property {number} unread
+ * @property {number} version the match version
  */
 
 /**

@@ -1,9 +1,11 @@
 // @ts-check
 // The bell in the header (templates/social/_bell.html), live over the page's one socket
-// (docs/protocol.md "Notifications"): on the lobby and a tournament's page, their chat
-// socket (games/chat.js, whose frames come as "gin:lobby-message" events and which sends
-// what "gin:lobby-send" events carry); on any other page that is not a table, the
-// notification socket (/ws/notifications/). It keeps the player online for their friends (a ping every 30 s),
+// (docs/protocol.md "Notifications"). Where the page has a socket of its own (the bell's
+// data-notify-socket "page": the lobby's, a tournament's; "table": a seated player's match
+// socket), the module that owns it relays its frames as "gin:socket-message" events and
+// sends what a "gin:socket-send" event carries (games/chat.js, tournaments/tournament.js,
+// games/table.js); on any other page, the notification socket (/ws/notifications/), opened
+// here. It keeps the player online for their friends (a ping every 30 s; at a table the seat does),
 // keeps the unread count live, and shows each new notification for a while, as a link
 // to what it is about. The words come from the server, in the page's language.
 
@@ -54,19 +56,18 @@ function start() {
     }
   }
 
-  // A lobby or tournament chat panel the player reads has its own socket: share it.
-  const chatRoom = document.querySelector(
-    '[data-chat][data-room="lobby"] [data-chat-log], [data-chat][data-room="tournament"] [data-chat-log]',
-  );
-  if (chatRoom) {
-    document.addEventListener("gin:lobby-message", (event) => {
+  // The page's own socket: share it.
+  if (path === "page" || path === "table") {
+    document.addEventListener("gin:socket-message", (event) => {
       const frame = /** @type {CustomEvent} */ (event).detail;
       if (frame && (frame.type === "unread" || frame.type === "notification")) bell.dataset.live = "on";
       onFrame(frame);
     });
-    window.setInterval(() => {
-      document.dispatchEvent(new CustomEvent("gin:lobby-send", { detail: { type: "ping" }, cancelable: true }));
-    }, PING_MS);
+    if (path === "page") {
+      window.setInterval(() => {
+        document.dispatchEvent(new CustomEvent("gin:socket-send", { detail: { type: "ping" }, cancelable: true }));
+      }, PING_MS);
+    }
     return;
   }
 

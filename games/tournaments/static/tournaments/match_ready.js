@@ -23,12 +23,14 @@ export function goToMatch(url) {
 }
 
 /** Open the tournament socket at `path` and keep it open: `message(m)` hears each
- *  message, `status(on)` each opening and loss; a refusal (4404) is final. */
+ *  message, `status(on)` each opening and loss; a refusal (4404) is final. Returns
+ *  `send(frame)`, true once the frame is on the open socket. */
 export function tournamentSocket(path, { message, status = () => {} }) {
   let delay = 500;
+  let socket = null;
   const connect = () => {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    socket = new WebSocket(`${scheme}://${location.host}${path}`);
     socket.onopen = () => { delay = 500; status(true); };
     socket.onmessage = (event) => message(JSON.parse(event.data));
     socket.onclose = (event) => {
@@ -39,4 +41,9 @@ export function tournamentSocket(path, { message, status = () => {} }) {
     };
   };
   connect();
+  return (frame) => {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  };
 }

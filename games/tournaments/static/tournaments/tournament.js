@@ -1,6 +1,9 @@
 // The tournament page, live: standings and live matches from /ws/tournament/<id>/
 // (docs/protocol.md, "Tournament socket"), and "your match is ready": a sound, the
 // tab's title, and the player taken to the table. Reconnects after a lost connection. Text is set with textContent.
+// That socket is the page's one socket: it also carries the tournament's chat and the
+// header's bell, whose modules (games/chat.js, social/notifications.js) hear every frame
+// as a "gin:socket-message" event and send theirs as "gin:socket-send" events.
 // A Swiss page lists the current round's pairings, live from the same messages; an
 // earlier round's are fetched (an HTML fragment of the site's own template) when its
 // section is opened.
@@ -211,10 +214,14 @@ function watchRound(details) {
 }
 document.querySelectorAll("details[data-round-url]").forEach(watchRound);
 
-tournamentSocket(config.wsPath, {
+const send = tournamentSocket(config.wsPath, {
   message(message) {
     if (message.type === "standings") renderStandings(message);
     else if (message.type === "match_ready") matchReady(message);
+    document.dispatchEvent(new CustomEvent("gin:socket-message", { detail: message }));
   },
   status(on) { if (dot) dot.dataset.on = on ? "1" : "0"; },
+});
+document.addEventListener("gin:socket-send", (event) => {
+  if (send(event.detail)) event.preventDefault();
 });
