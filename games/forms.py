@@ -7,11 +7,12 @@ import json
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games.bots import LEVELS
-from games.bots.ratings import level_label
+from games.bots.ratings import RATINGS
 from games.engine import TARGET_SCORES, TURN_SECONDS, RuleSet
 
 LEVEL_NAMES = {
@@ -27,14 +28,16 @@ def level_name(level: str) -> str:
     return str(LEVEL_NAMES.get(level, level.capitalize()))
 
 
-def _level_choice(level: str) -> str:
-    # "Expert ≈ 1700" (games/bots/ratings.py's level_label), in the page's language.
-    return level_label(level).replace(level.capitalize(), level_name(level), 1)
+def level_choice(level: str) -> str:
+    """"Expert ≈ 1,700" (games/bots/ratings.py's level_label) in the page's language: its
+    name translated, its rating grouped as the language writes thousands."""
+    rating = number_format(RATINGS[level], use_l10n=True, force_grouping=True)
+    return f"{level_name(level)} ≈ {rating}"
 
 
 def LEVEL_CHOICES() -> list[tuple[str, str]]:
-    """Each level with its measured rating ("Expert ≈ 1700"), named when read."""
-    return [(level, _level_choice(level)) for level in LEVELS]
+    """Each level with its measured rating ("Expert ≈ 1,700"), named when read."""
+    return [(level, level_choice(level)) for level in LEVELS]
 
 
 VARIANT_CHOICES = [

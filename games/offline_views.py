@@ -29,8 +29,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.bots.ratings import level_label
 from games.errors import OfflineMatchRefusedError
+from games.forms import level_choice
 from ginsite.errors import Unauthorized, json_route
 from ginsite.http import require_json
 
@@ -87,7 +87,7 @@ def _offline_config() -> dict[str, str]:
 def offline_table(request: HttpRequest) -> HttpResponse:
     """The offline table (and the page the service worker shows when the network is
     gone): the same for every visitor, so that it can be cached."""
-    levels = [(level, level_label(level)) for level in OFFLINE_LEVELS]
+    levels = [(level, level_choice(level)) for level in OFFLINE_LEVELS]
     return render(
         request, "games/offline.html", {"offline_config": _offline_config(), "levels": levels}
     )

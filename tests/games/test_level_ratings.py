@@ -38,16 +38,21 @@ def test_every_level_has_a_rating_anchored_at_easy_and_a_label() -> None:
 def test_home_page_shows_each_levels_rating_in_the_computer_form() -> None:
     page = Client().get("/").content.decode()
     assert radio_labels(page, "computer-level") == {
-        level: f"{level.capitalize()} ≈ {RATINGS[level]}" for level in LEVELS
+        level: f"{level.capitalize()} ≈ {RATINGS[level]:,}" for level in LEVELS
     }
     assert "measured against the easy computer" in page
 
 
-def test_offline_table_shows_the_ratings_of_its_two_levels() -> None:
+def test_offline_table_shows_the_ratings_of_its_two_levels_in_the_readers_language() -> None:
     page = Client().get(reverse("games:offline")).content.decode()
     assert radio_labels(page, "level") == {
-        "easy": f"Easy ≈ {RATINGS['easy']}",
-        "medium": f"Medium ≈ {RATINGS['medium']}",
+        "easy": f"Easy ≈ {RATINGS['easy']:,}",
+        "medium": f"Medium ≈ {RATINGS['medium']:,}",
+    }
+    german = Client(HTTP_ACCEPT_LANGUAGE="de").get(reverse("games:offline")).content.decode()
+    assert radio_labels(german, "level") == {
+        "easy": f"Leicht ≈ {RATINGS['easy']:,}".replace(",", "."),
+        "medium": f"Mittel ≈ {RATINGS['medium']:,}".replace(",", "."),
     }
 
 
