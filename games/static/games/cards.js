@@ -159,12 +159,15 @@ export function renderCard(card, options = {}) {
   return el;
 }
 
+/** A card as players write it: "10♦", "Q♠" (never its code "TD"). */
+export function cardShortText(card) { return `${RANK_LABELS[card[0]] ?? card[0]}${SUIT_SYMBOLS[card[1]]}`; }
+
 /** Inline text for a card: "10♦" coloured by suit, with the accessible name. */
 export function renderCardText(card) {
   const span = document.createElement("span");
   span.className = "card-text";
   span.dataset.suit = card[1];
   span.setAttribute("aria-label", cardName(card));
-  span.textContent = `${RANK_LABELS[card[0]] ?? card[0]}${SUIT_SYMBOLS[card[1]]}`;
+  span.textContent = cardShortText(card);
   return span;
 }

@@ -6,7 +6,7 @@
 
 import { format, gettext } from "../games/i18n.js";
 import { enableDrag } from "../games/drag.js";
-import { cardListName, cardName, renderCard, sortByRank, sortMeld } from "../games/cards.js";
+import { cardListName, cardName, cardShortText, renderCard, sortByRank, sortMeld } from "../games/cards.js";
 import { handCard, taggedGroup } from "../games/hands.js";
 import { actOn, enableClicks, renderActionButtons } from "../games/controls.js";
 import { deadwoodAfterDiscard } from "../games/melds.js";
@@ -52,7 +52,8 @@ export function createBoard(table, { get, play }) {
     for (let i = known.length; i < v.opponent_card_count; i++) box.append(renderCard(null, { faceDown: true, label: gettext("hidden card") }));
     box.setAttribute("aria-label", format(gettext("Opponent: %(count)s cards"), { count: v.opponent_card_count })
       + (known.length ? `, ${format(gettext("known: %(cards)s"), { cards: cardListName(known) })}` : ""));
-    $("[data-opp-note]").textContent = known.length ? format(gettext("took from the pile: %(cards)s"), { cards: known.join(" ") }) : "";
+    $("[data-opp-note]").textContent = known.length
+      ? format(gettext("took from the pile: %(cards)s"), { cards: sortByRank(known).map(cardShortText).join(" ") }) : "";
   }
 
   function renderCentre(v) {
