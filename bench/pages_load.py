@@ -21,7 +21,9 @@ wrk is closed-loop, the script makes the offered rate fixed; latency is from the
 moment a request is written), with ``CONNECTIONS`` connections so that a slow answer
 does not hold the next slot back. Per page: the rate achieved, p50/p95/p99/max, the
 answers other than 200 and wrk's socket errors; and wrk's own CPU time (the load
-generator's).
+generator's). ``page_costs`` loads each page alone first, at a low rate, for the CPU
+one request of it costs (the ASGI processes', the database's): what the whole rate asks
+of the machine.
 """
 
 from __future__ import annotations
@@ -146,6 +148,52 @@ def load_pages(url: str, pages: list[Page], *, rate: float, seconds: float,
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return figures, cpu
+
+
+@dataclass
+class PageCost:
+    """CPU time per request of one page, loaded alone (ms): the ASGI processes', and the
+    whole PostgreSQL server's and PgBouncer's."""
+
+    name: str
+    requests: int
+    p50: float
+    asgi: float
+    database: float
+
+
+def page_costs(url: str, pages: list[Page], *, asgi: list[int], database: list[int],
+               rate: float = 10.0, seconds: float = 5.0) -> list[PageCost]:
+    """Each page alone, one after the other, at ``rate`` for ``seconds``: the CPU one
+    request costs (the processes' time over the run, divided by its requests; their
+    background work, a few ms a second, counts too), so that the capacity of the whole
+    rate can be reckoned: ``rate`` x cost = CPU seconds a second."""
+    from bench.stats import tree_cpu_seconds
+
+    costs = []
+    for page in pages:
+        before = ([tree_cpu_seconds(pid) for pid in asgi],
+                  [tree_cpu_seconds(pid) for pid in database])
+        [figures], _cpu = load_pages(url, [page], rate=rate, seconds=seconds, connections=2)
+        after = ([tree_cpu_seconds(pid) for pid in asgi],
+                 [tree_cpu_seconds(pid) for pid in database])
+        count = figures.requests or 1
+        costs.append(PageCost(
+            name=page.name, requests=figures.requests, p50=figures.p50,
+            asgi=(sum(after[0]) - sum(before[0])) * 1000 / count,
+            database=(sum(after[1]) - sum(before[1])) * 1000 / count,
+        ))
+    return costs
+
+
+def print_costs(costs: list[PageCost], rate: float) -> None:
+    print("\neach page alone (no players): CPU per request, ms")
+    print(f"{'page':<20} {'requests':>8} {'p50 ms':>7} {'ASGI':>7} {'database':>8}")
+    for c in costs:
+        print(f"{c.name:<20} {c.requests:>8} {c.p50:>7.1f} {c.asgi:>7.1f} {c.database:>8.1f}")
+    mean = sum(c.asgi + c.database for c in costs) / max(len(costs), 1)
+    print(f"{rate:g} requests/s of these pages in equal shares: about {rate * mean / 1000:.1f} "
+          "s of CPU a second (ASGI and database)")
 
 
 def print_pages(figures: list[PageFigures], cpu: float, seconds: float) -> None:

@@ -73,10 +73,11 @@ TARGET_ARENA_S = 3.0
 PHASE_TIMEOUT = 40 * 60
 
 FULL = {"steps": [400, 1000], "step_seconds": 30.0, "settle_seconds": 20.0,
-        "page_rate": 200.0, "arena_players": 1000, "fault_players": 200,
-        "fault_computer": 20}
+        "page_rate": 200.0, "page_cost_seconds": 5.0, "arena_players": 1000,
+        "fault_players": 200, "fault_computer": 20}
 QUICK = {"steps": [20, 40], "step_seconds": 20.0, "settle_seconds": 10.0,
-         "page_rate": 20.0, "arena_players": 40, "fault_players": 20, "fault_computer": 4}
+         "page_rate": 20.0, "page_cost_seconds": 3.0, "arena_players": 40,
+         "fault_players": 20, "fault_computer": 4}
 
 
 # --- the phases, each in its own process (Django set up for its topology) -------------
@@ -84,7 +85,14 @@ QUICK = {"steps": [20, 40], "step_seconds": 20.0, "settle_seconds": 10.0,
 
 def phase_load(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
     from bench.live_load import report, step_figures, target_outcome
-    from bench.pages_load import check_pages, load_pages, prepare_pages, print_pages
+    from bench.pages_load import (
+        check_pages,
+        load_pages,
+        page_costs,
+        prepare_pages,
+        print_costs,
+        print_pages,
+    )
 
     topology = Topology.find(directory)
     url = topology.url
@@ -92,6 +100,12 @@ def phase_load(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
     pages = prepare_pages()
     check_pages(url, pages)
     print(f"the pages' data made in {time.monotonic() - began:.1f} s", flush=True)
+    names = topology.layout.services
+    costs = page_costs(
+        url, pages, seconds=config["page_cost_seconds"],
+        asgi=[pid for n in names if n.startswith("asgi-") and (pid := topology.pid(n))],
+        database=[pid for n in ("postgres", "pgbouncer") if (pid := topology.pid(n))])
+    print_costs(costs, config["page_rate"])
     small, big = config["steps"]
     steps = [small, big, big]  # the third: the same players while the pages load
     args = argparse.Namespace(
@@ -132,7 +146,7 @@ def phase_load(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
     figures = step_figures(args, steps, outcome["outcome"])
     return {"steps": [asdict(f) for f in figures], "clients": config["clients"],
             "pages": [asdict(f) for f in page_figures], "wrk_cpu": wrk_cpu,
-            "page_seconds": end - begin}
+            "page_seconds": end - begin, "page_costs": [asdict(c) for c in costs]}
 
 
 def phase_arena(directory: Path, config: dict[str, Any]) -> dict[str, Any]:
@@ -285,6 +299,13 @@ def summary_rows(results: dict[str, dict[str, Any]]) -> list[tuple[str, str, str
         rows.append(("pages: rate achieved (wrk at a fixed rate)",
                      f"{rate:.1f} of {offered:g} req/s; wrk used "
                      f"{load['wrk_cpu'] / load['page_seconds']:.0%} of a core", "-"))
+        costs = load["page_costs"]
+        each = ", ".join(f"{c['name'].split(' ')[0]} {c['asgi'] + c['database']:.1f}"
+                         for c in costs)
+        mean = sum(c["asgi"] + c["database"] for c in costs) / max(len(costs), 1)
+        rows.append(("pages alone: CPU per request (ASGI + database), ms",
+                     f"{each}; {offered:g} req/s of them ask about "
+                     f"{offered * mean / 1000:.1f} cores", "-"))
         rows.append((f"moves while the pages load, {paged['players']:,} players",
                      f"p99 {ms(paged['p99'])}, errors {sum(paged['errors'].values())}, "
                      f"server CPU {paged['server_per_move']:.2f} ms a move "
@@ -358,7 +379,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=2,
                         help="client processes of the live load and of the arena")
     parser.add_argument("--steps", help="the two live-load steps, players (400,1000)")
-    for name in ("step_seconds", "settle_seconds", "page_rate"):
+    for name in ("step_seconds", "settle_seconds", "page_rate", "page_cost_seconds"):
         parser.add_argument("--" + name.replace("_", "-"), type=float)
     for name in ("arena_players", "fault_players", "fault_computer"):
         parser.add_argument("--" + name.replace("_", "-"), type=int)
