@@ -193,8 +193,10 @@ RUNNERS = {"load": phase_load, "arena": phase_arena, "faults": phase_faults}
 
 
 def run_phase_here(phase: str, directory: Path, config: dict[str, Any]) -> None:
-    """The ``_phase`` entry point: this process is the phase's load generator."""
+    """The ``_phase`` entry point: this process is the phase's load generator. Told to
+    stop (SIGTERM), it exits as from an error, stopping its client processes."""
     sys.stdout.reconfigure(line_buffering=True)
+    signal.signal(signal.SIGTERM, stopped)
     env = dict(line.split("=", 1) for line in
                (directory / "env").read_text().splitlines() if "=" in line)
     os.environ.update(env)
@@ -209,6 +211,11 @@ def run_phase_here(phase: str, directory: Path, config: dict[str, Any]) -> None:
 # --- the run ----------------------------------------------------------------------------
 
 
+def stopped(_signum: int, _frame: object) -> None:
+    raise SystemExit("stopped (SIGTERM): bringing the topology down")
+
+
+
 def run_phase(phase: str, base: Path, config: dict[str, Any]) -> dict[str, Any]:
     """Bring a topology up for ``phase``, run it in a process of its own, bring the
     topology down whatever happened; the phase's figures, or ``{"error": ...}``."""
@@ -221,17 +228,25 @@ def run_phase(phase: str, base: Path, config: dict[str, Any]) -> dict[str, Any]:
         topology = Topology.up(directory, log=lambda line: print(line, flush=True))
     except BaseException as error:
         return {"error": f"the topology did not start: {error}"}
+    child = subprocess.Popen(
+        [PYTHON, "-m", "bench.topology_load", "_phase", phase, str(directory),
+         json.dumps(config)],
+        cwd=ROOT, env=process_env(topology_env(directory)))
     try:
-        done = subprocess.run(
-            [PYTHON, "-m", "bench.topology_load", "_phase", phase, str(directory),
-             json.dumps(config)],
-            cwd=ROOT, env=process_env(topology_env(directory)), timeout=PHASE_TIMEOUT)
-        if done.returncode:
-            return {"error": f"the {phase} phase exited with {done.returncode} (above)"}
+        returncode = child.wait(timeout=PHASE_TIMEOUT)
+        if returncode:
+            return {"error": f"the {phase} phase exited with {returncode} (above)"}
         result = json.loads((directory / "result.json").read_text())
     except subprocess.TimeoutExpired:
         return {"error": f"the {phase} phase took over {PHASE_TIMEOUT} s"}
     finally:
+        if child.poll() is None:  # stopped, or too long: let it stop its own clients
+            child.terminate()
+            try:
+                child.wait(15)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
         topology.down(log=lambda line: print(line, flush=True))
     result["seconds"] = time.monotonic() - started
     result["load_before"] = load[0]
@@ -398,9 +413,6 @@ def main() -> None:
         parser.error("--steps: two increasing even numbers of players")
     if "load" in phases and shutil.which("wrk") is None:
         parser.error("the pages need wrk: apt-get install -y wrk")
-
-    def stopped(_signum: int, _frame: object) -> None:
-        raise SystemExit("stopped: bringing the topology down")
 
     signal.signal(signal.SIGTERM, stopped)
     sys.stdout.reconfigure(line_buffering=True)
