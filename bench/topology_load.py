@@ -2,8 +2,8 @@
 the pages under it, an arena's start and the faults under load, each through nginx, and
 a summary of each target with what was measured and whether it holds.
 
-    .venv/bin/python -m bench.topology_load            # the full run (about 10 minutes)
-    .venv/bin/python -m bench.topology_load --quick    # the same at small sizes (a trial)
+    .venv/bin/python -m bench.topology_load            # the full run (about 9 minutes)
+    .venv/bin/python -m bench.topology_load --quick    # the same at small sizes (5 minutes)
     .venv/bin/python -m bench.topology_load --phases faults --fault-players 60
 
 Needs Debian's nginx, pgbouncer, postgresql, redis-server (``bench.topology``) and wrk
