@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.template.loader import get_template, render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -63,6 +64,7 @@ PRECACHE_MODULES = (
     "games/sidebar.js",
     "games/controls.js",
     "games/words.js",
+    "games/page_language.js",
     "learn/learn.js",
     "learn/board.js",
     "games/i18n.js",
@@ -130,6 +132,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         {
             "version": cache_version(),
             "offline_url": json.dumps(reverse("games:offline")),
+            "static_url": json.dumps(settings.STATIC_URL),
             "pages": json.dumps([reverse(name) for name in PRECACHE_PAGES]),
             "precache": json.dumps(_precache_urls()),
             "never": json.dumps(
@@ -176,14 +179,19 @@ def manifest(request: HttpRequest) -> JsonResponse:
 @require_GET
 @json_route
 def offline_account(request: HttpRequest) -> JsonResponse:
-    """Who is signed in, for the (account-neutral) offline page; sets the CSRF cookie
-    its upload needs."""
+    """Who is signed in, for the (account-neutral) offline page, and the language the
+    site speaks to them (the cached page follows it: page_language.js); sets the CSRF
+    cookie its upload needs."""
     user = request.user
+    language = translation.get_language()
     if not user.is_authenticated:
-        return JsonResponse({"signed_in": False, "name": None, "username": None})
-    return JsonResponse(
-        {"signed_in": True, "name": user.display_name, "username": user.get_username()}
-    )
+        return JsonResponse(
+            {"signed_in": False, "name": None, "username": None, "language": language}
+        )
+    return JsonResponse({
+        "signed_in": True, "name": user.display_name, "username": user.get_username(),
+        "language": language,
+    })
 
 
 @never_cache

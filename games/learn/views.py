@@ -9,7 +9,7 @@ from django.contrib.auth import login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -53,10 +53,15 @@ def progress(request: HttpRequest) -> JsonResponse:
     answer every lesson it finished; 401 ``not_signed_in`` for a visitor."""
     user = signed_in_user(request)
     if request.method == "GET":
+        # The language the site speaks to this reader: the cached page follows it
+        # (games/static/games/page_language.js).
+        language = translation.get_language()
         if user is None:
-            return JsonResponse({"signed_in": False, "guest": False, "lessons": []})
+            return JsonResponse(
+                {"signed_in": False, "guest": False, "lessons": [], "language": language}
+            )
         return JsonResponse({
-            "signed_in": True, "guest": bool(user.is_guest),
+            "signed_in": True, "guest": bool(user.is_guest), "language": language,
             "lessons": selectors.lessons_done(user=user),
         })
     if user is None:

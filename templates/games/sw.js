@@ -35,7 +35,29 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") self.skipWaiting();
+  else if (event.data?.type === "refresh-page" && PAGES.has(event.data.url)) {
+    event.waitUntil(refreshPage(event.data.url, event.ports[0]));
+  }
 });
+
+// A kept page in another language than its reader's (games/static/games/page_language.js
+// asks): fetched again, kept only if every static file it names is one of this
+// version's, so that a page of a newer site never joins this version's files.
+const STATIC_URL = {{ static_url|safe }};
+async function refreshPage(url, port) {
+  let result = "kept";
+  try {
+    const response = await fetch(new Request(url, { cache: "reload", credentials: "same-origin" }));
+    const text = await response.clone().text();
+    const files = [...text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1])
+      .filter((file) => file.startsWith(STATIC_URL));
+    if (response.ok && files.length && files.every((file) => PRECACHED.has(file))) {
+      await (await caches.open(CACHE)).put(url, response);
+      result = "refreshed";
+    }
+  } catch { /* no network: the kept copy stays */ }
+  port?.postMessage(result);
+}
 
 async function fromCache(request, key) {
   const cache = await caches.open(CACHE);

@@ -2,7 +2,9 @@
 Spanish with the footer's chooser and plays a whole hand against the computer with
 every word on screen in Spanish; in each of the other languages a player at 390 px
 plays the first moves of a hand, and the lobby, the table and the sign-up page fit the
-phone (screenshots in tests/browser/screenshots/, looked at)."""
+phone (screenshots in tests/browser/screenshots/, at the phone's and a desktop's size,
+looked at); the browser code groups numbers as the language does; the lessons the
+service worker keeps follow the reader's language."""
 
 from __future__ import annotations
 
@@ -13,7 +15,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SCREENSHOTS, TablePlayer, start_from_lobby, wait_until
+from tests.browser.conftest import (
+    DESKTOP,
+    SCREENSHOTS,
+    TablePlayer,
+    start_from_lobby,
+    wait_until,
+)
 from tests.po import read
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,6 +30,7 @@ LOCALE = Path(__file__).resolve().parents[2] / "locale"
 PHONE = {"width": 390, "height": 844}
 WORD = re.compile(r"[^\W\d_]+")
 GAP = re.compile(r"%\(\w+\)[sd]|\{\w+\}|<[^>]+>|&\w+;")
+QUOTED = re.compile(r'"[^"]*"')
 # Names the site prints as they are in every language (the brand, the variants named
 # after places, the hash, the keys of the keyboard).
 AS_WRITTEN = {"gin", "rummy", "online", "oklahoma", "sha", "hmac", "tab", "esc"}
@@ -40,7 +49,10 @@ def english_only_words(language: str) -> set[str]:
             for text in (entry.msgid, entry.msgid_plural or ""):
                 english |= {w.lower() for w in WORD.findall(GAP.sub(" ", text))}
             for text in entry.translations:
-                translated |= {w.lower() for w in WORD.findall(GAP.sub(" ", text))}
+                # Words in straight quotes are a program's ("stock", "knock" of the
+                # engine's refusals), kept in English by every translation.
+                text = QUOTED.sub(" ", GAP.sub(" ", text))
+                translated |= {w.lower() for w in WORD.findall(text)}
     return english - translated - AS_WRITTEN
 
 
@@ -170,4 +182,38 @@ def test_a_phone_in_each_language_starts_a_hand_and_every_page_fits(
     assert english_on_screen(page, english, names) == set()
     fits_the_phone(page)
     page.screenshot(path=SCREENSHOTS / f"language-{code}-table.png")
+    # The browser code writes numbers as the language does (i18n.js formatNumber).
+    grouped = page.evaluate(
+        "async () => (await import('/static/games/i18n.js')).formatNumber(1234)"
+    )
+    assert grouped.replace("\u202f", " ").replace("\xa0", " ") == (
+        "1 234" if code == "fr" else "1.234"
+    )
+    # The same table and lobby at a desktop's size, for the screenshots.
+    page.set_viewport_size(DESKTOP)
+    assert english_on_screen(page, english, names) == set()
+    page.screenshot(path=SCREENSHOTS / f"language-{code}-table-desktop.png")
+    page.goto(site.url + "/")
+    page.screenshot(path=SCREENSHOTS / f"language-{code}-lobby-desktop.png", full_page=True)
+    assert page.js_errors == []
+
+
+def test_the_kept_lessons_page_follows_the_readers_language(site: Any, new_page: Any) -> None:
+    """The service worker keeps the lessons in the language they were first fetched in;
+    once the reader's language is another, the page fetches itself again in it
+    (page_language.js) and shows it, still from the worker."""
+    page = new_page(PHONE)
+    page.goto(site.url + "/learn/")
+    assert page.locator("h1").first.inner_text() == "Learn gin rummy"
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    page.goto(site.url + "/")
+    switch_language(page, "es")
+    page.goto(site.url + "/learn/")
+    wait_until(page, "document.documentElement.lang === 'es'")
+    page.locator("[data-lesson-list] li").first.wait_for()
+    assert page.locator("#course-title").inner_text() == "Aprende gin rummy"
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # The worker's copy is Spanish now: the next visit is Spanish at once.
+    page.reload()
+    assert page.locator("html").get_attribute("lang") == "es"
     assert page.js_errors == []

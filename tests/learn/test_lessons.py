@@ -97,7 +97,7 @@ def send(client: Client, body: str) -> Any:
 def test_progress_is_kept_for_an_account_and_merged_from_the_browser() -> None:
     client = Client()
     assert client.get("/learn/progress/").json() == {
-        "signed_in": False, "guest": False, "lessons": []}
+        "signed_in": False, "guest": False, "lessons": [], "language": "en"}
     refused = send(client, '{"lessons": ["melds"]}')
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_signed_in"
     player = create_user("learner")
@@ -112,7 +112,7 @@ def test_progress_is_kept_for_an_account_and_merged_from_the_browser() -> None:
     bad = send(client, '{"lessons": "melds"}')
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "malformed_request"
     assert client.get("/learn/progress/").json() == {
-        "signed_in": True, "guest": False, "lessons": ["melds", "draw"]}
+        "signed_in": True, "guest": False, "lessons": ["melds", "draw"], "language": "en"}
 
 
 @pytest.mark.django_db

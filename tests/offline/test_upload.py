@@ -189,7 +189,8 @@ def test_the_offline_page_and_the_worker_hold_no_account_data(
     assert "traveller" not in page.content.decode()
     account = client.get(reverse("games:offline_account"))
     assert account.json() == {
-        "signed_in": True, "name": player.display_name, "username": "traveller"
+        "signed_in": True, "name": player.display_name, "username": "traveller",
+        "language": "en",
     }
     assert "no-cache" in account["Cache-Control"] or "max-age=0" in account["Cache-Control"]
     assert "csrftoken" in account.cookies

@@ -12,6 +12,7 @@ import { cardName } from "../games/cards.js";
 import { renderResultHands } from "../games/hands.js";
 import { deadwoodAfterDiscard } from "../games/melds.js";
 import { apply, playerView } from "../games/offline/engine.js";
+import { keepPageInLanguage } from "../games/page_language.js";
 import { createBoard } from "./board.js";
 
 
@@ -68,6 +69,7 @@ async function syncProgress() {
     if (!response.ok) return;
     account = await response.json();
   } catch { return; }  // offline: this browser's progress only
+  keepPageInLanguage(account.language);  // the cached page, in another language than its reader's
   if (account.signed_in) {
     const missing = progress.lessons.filter((slug) => !account.lessons.includes(slug));
     if (missing.length) {

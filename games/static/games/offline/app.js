@@ -12,6 +12,7 @@ import { confirmsDiscard, handCard, layOutHand, markConfirming, moveParts, rende
 import { actOn, enableClicks, renderActionButtons, yourTurnPrompt } from "../controls.js";
 import { renderFacts, renderMoveLog, renderScoreboard } from "../sidebar.js";
 import { deadwoodAfterDiscard } from "../melds.js";
+import { keepPageInLanguage } from "../page_language.js";
 import { engineRefusal } from "../words.js";
 import { ActionError, playerView } from "./engine.js";
 import { COMPUTER, YOU, computerAction, newMatch, play, replay, resign } from "./match.js";
@@ -623,6 +624,7 @@ async function sync() {
     },
   });
   ui.account = account;
+  keepPageInLanguage(account?.language);  // the cached page, in another language than its reader's
   const label = document.querySelector("[data-account]");
   label.textContent = account?.signed_in ? account.name : account ? gettext("not signed in") : "";
   if (!ui.record) await renderSaved();
