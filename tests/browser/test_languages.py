@@ -216,4 +216,8 @@ def test_the_kept_lessons_page_follows_the_readers_language(site: Any, new_page:
     # The worker's copy is Spanish now: the next visit is Spanish at once.
     page.reload()
     assert page.locator("html").get_attribute("lang") == "es"
+    # A lesson's table draws the hand's loose cards as deadwood, named in Spanish.
+    page.goto(site.url + "/learn/#lesson-melds")
+    tag = page.locator("[data-my-hand] .meld-group--deadwood .meld-group__tag")
+    assert tag.text_content() == "sueltas"
     assert page.js_errors == []

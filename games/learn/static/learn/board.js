@@ -96,7 +96,8 @@ export function createBoard(table, { get, play }) {
     const focused = document.activeElement?.dataset?.card;
     box.replaceChildren();
     const inMelds = new Set(v.melds.flat());
-    const groups = v.melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? gettext("set") : gettext("run"), cards: sortMeld(m) }));
+    // The kinds hands.js knows ("set", "run", "deadwood"): it names them in the page's language.
+    const groups = v.melds.map((m) => ({ kind: m.every((c) => c[0] === m[0][0]) ? "set" : "run", cards: sortMeld(m) }));
     groups.sort((a, b) => a.cards[0].localeCompare(b.cards[0]));
     const dead = sortByRank(v.hand.filter((c) => !inMelds.has(c)));
     const myDiscard = legal().length > 0 && v.phase === "discard";
@@ -104,7 +105,7 @@ export function createBoard(table, { get, play }) {
     const after = myDiscard ? deadwoodAfterDiscard(v.hand) : null;
     const makeCard = (c) => handCard(c, { discardTurn: myDiscard, takenFromDiscard: v.taken_from_discard, knocks, after, canDiscard });
     for (const g of groups) box.append(taggedGroup(g.kind, g.cards, makeCard));
-    if (dead.length) box.append(taggedGroup(gettext("deadwood"), dead, makeCard));
+    if (dead.length) box.append(taggedGroup("deadwood", dead, makeCard));
     const total = $("[data-deadwood]");
     total.textContent = format(gettext("Deadwood %(n)s"), { n: v.deadwood });
     total.setAttribute("aria-label", format(gettext("Your deadwood: %(n)s points"), { n: v.deadwood }));
