@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from channels.layers import channel_layers
 from django.db import connections
+from django.utils import timezone, translation
 
 pytest_plugins = ["tests.workers"]  # live_celery_worker, live_asgi_server
 
@@ -53,6 +54,17 @@ def clear_rate_limits() -> None:
 def _fresh_rate_limits() -> Iterator[None]:
     clear_rate_limits()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _english_and_utc_after_each_test() -> Iterator[None]:
+    """A page request through the test client activates its person's language and time
+    zone (ginsite/i18n.py) in the test's own thread, where Django leaves them: a test
+    that reads a page in German would have the next test's services answer in German.
+    Under the ASGI server each request has its own context; here each test does."""
+    yield
+    translation.deactivate()
+    timezone.deactivate()
 
 
 @pytest.fixture(autouse=True, scope="session")

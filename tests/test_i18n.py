@@ -118,3 +118,20 @@ def test_numbers_are_grouped_as_each_language_writes_them(settings):
     german = Client(HTTP_ACCEPT_LANGUAGE="de").get("/leaderboards/week/").content.decode()
     assert "1,234" in english and "1.234" not in english
     assert "1.234" in german and "1,234" not in german
+
+
+def test_a_page_read_in_german_by_one_test():
+    """With the next test: a page's language stays with its request, not the thread."""
+    german = create_user("leni", "pw-leni-123")
+    User.objects.filter(pk=german.pk).update(language="de")
+    client = Client()
+    client.force_login(User.objects.get(pk=german.pk))
+    assert lang_of(client.get("/")) == "de"
+
+
+def test_leaves_the_next_test_in_english():
+    from django.utils.translation import get_language, gettext
+
+    assert get_language() == "en"
+    assert gettext("Play") == "Play"
+    assert timezone.get_current_timezone_name() == "UTC"
