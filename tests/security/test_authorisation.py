@@ -396,17 +396,10 @@ async def test_notification_socket_authorisation():
     from channels.testing import WebsocketCommunicator
 
     from ginsite.asgi import application
-    from tests.games.sockets import ORIGIN, session_cookie
 
     world = await sync_to_async(build_world)()
     for role in ROLES:
-        headers = [ORIGIN]
-        user = world.users[role]
-        if role == "banned":
-            cookie = world.banned_cookies["sessionid"].value
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        elif user is not None:
-            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        headers = await sync_to_async(world.socket_headers)(role)
         socket = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
         connected, code = await socket.connect(timeout=10)
         if role in ("anonymous", "banned", "guest"):
@@ -434,17 +427,10 @@ async def test_the_lobby_socket_carries_the_bell_to_registered_players_only():
     from channels.testing import WebsocketCommunicator
 
     from ginsite.asgi import application
-    from tests.games.sockets import ORIGIN, session_cookie
 
     world = await sync_to_async(build_world)()
     for role in ROLES:
-        headers = [ORIGIN]
-        user = world.users[role]
-        if role == "banned":
-            cookie = world.banned_cookies["sessionid"].value
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        elif user is not None:
-            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        headers = await sync_to_async(world.socket_headers)(role)
         socket = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
         connected, code = await socket.connect(timeout=10)
         if role in ("anonymous", "banned"):
@@ -478,7 +464,6 @@ async def test_the_tournament_socket_by_role():
 
     from ginsite.asgi import application
     from tests.factories import create_tournament
-    from tests.games.sockets import ORIGIN, session_cookie
 
     world = await sync_to_async(build_world)()
     players = [world.users["player"], world.users["muted"]]
@@ -486,13 +471,7 @@ async def test_the_tournament_socket_by_role():
     private = await sync_to_async(create_tournament)("arena", players, name="Closed",
                                                      public=False)
     for role in ROLES:
-        headers = [ORIGIN]
-        user = world.users[role]
-        if role == "banned":
-            cookie = world.banned_cookies["sessionid"].value
-            headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        elif user is not None:
-            headers.append((b"cookie", await sync_to_async(session_cookie)(user)))
+        headers = await sync_to_async(world.socket_headers)(role)
         for path in (f"/ws/tournament/{public.pk}/", f"/ws/tournament/{public.pk}/?only=standings"):
             socket = WebsocketCommunicator(application, path, headers=headers)
             assert (await socket.connect(timeout=10))[0], role

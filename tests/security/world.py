@@ -50,6 +50,20 @@ class World:
             client.force_login(user)
         return client
 
+    def socket_headers(self, role: str) -> list[tuple[bytes, bytes]]:
+        """A WebSocket handshake's headers as ``role``'s browser sends them: the site's
+        origin and, but for the anonymous, the session cookie (the banned one's dead
+        session). Sync code: call it through ``sync_to_async``."""
+        from tests.games.sockets import ORIGIN, session_cookie
+
+        user = self.users[role]
+        if role == "banned":
+            cookie = self.banned_cookies["sessionid"].value
+            return [ORIGIN, (b"cookie", f"sessionid={cookie}".encode())]
+        if user is not None:
+            return [ORIGIN, (b"cookie", session_cookie(user))]
+        return [ORIGIN]
+
 
 def build_world() -> World:
     rules = RuleSet.time_freedom()
