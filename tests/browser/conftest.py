@@ -39,6 +39,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
 PASSWORD = "felt-table-Knock-42"
 TIMEOUT_MS = 15_000  # each page's default (new_page)
 

@@ -11,12 +11,11 @@ import pytest
 
 from games.models import Match
 from leaderboards.models import RatingChange
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, friend_match, resign, sign_in
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS, friend_match, resign, sign_in
 from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def match_id(url: str) -> int:

@@ -15,6 +15,7 @@ from games.models import Match
 from social import services as social_services
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     axe_violations,
     off_the_event_loop,
     play_as_guest,
@@ -26,7 +27,6 @@ from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def check(page: Any, axe_source: str, found: dict[str, Any], label: str) -> None:

@@ -9,12 +9,11 @@ import pytest
 from django.utils import timezone
 
 from games.analysis.models import HandAnalysis
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS, sign_in
 from tests.factories import create_finished_match, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def one_analysed_match(user: Any) -> None:

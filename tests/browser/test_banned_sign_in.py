@@ -8,12 +8,11 @@ from typing import Any
 import pytest
 
 from accounts.services import user_ban
-from tests.browser.conftest import PASSWORD, SCREENSHOTS
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS
 from tests.factories import create_moderator, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def test_a_banned_player_signing_in_reads_why_and_for_how_long(site: Any, new_page: Any) -> None:

@@ -15,6 +15,7 @@ from accounts.services import MODERATORS_GROUP, moderators_group_ensure
 from games.chat.models import ChatMessage, ChatReport
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     SCREENSHOTS,
     friend_match,
     sign_in,
@@ -149,7 +150,6 @@ def test_chat_report_mute_in_the_admin_and_refusal(live_asgi_server: Any, new_pa
         assert page.js_errors == []
 
 
-PHONE = {"width": 390, "height": 844}
 
 
 def test_a_chat_line_too_long_says_why_and_keeps_the_text(site: Any, new_page: Any) -> None:

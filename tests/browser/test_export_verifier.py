@@ -16,11 +16,10 @@ import pytest
 from games.engine import RuleSet
 from games.models import Match
 from tests.api.drivers import Script, play_match
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, off_the_event_loop, sign_in
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS, off_the_event_loop, sign_in
 from tests.factories import create_match, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PHONE = {"width": 390, "height": 844}
 
 
 def finished_match() -> Match:

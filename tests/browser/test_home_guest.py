@@ -9,11 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import SCREENSHOTS, play_as_guest
+from tests.browser.conftest import PHONE, SCREENSHOTS, play_as_guest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 

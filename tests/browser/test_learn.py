@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 from games.learn.models import LessonDone
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     SCREENSHOTS,
     axe_violations,
     off_the_event_loop,
@@ -22,7 +23,6 @@ from tests.browser.conftest import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 

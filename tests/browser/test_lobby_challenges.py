@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS, sign_in
 from tests.factories import create_api_token, create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def api_post(base: str, token: str, path: str, body: dict) -> dict:

@@ -22,6 +22,7 @@ from games.engine import HandState, RuleSet, timeout_action
 from games.models import Hand, Match, Move, Seat
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     SCREENSHOTS,
     axe_violations,
     friend_match,
@@ -38,7 +39,6 @@ from tests.games.helpers import play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 DESKTOPS = [
     {"width": 1280, "height": 800},
     {"width": 1366, "height": 768},

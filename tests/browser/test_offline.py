@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 from games.models import Match, Seat
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     SCREENSHOTS,
     TablePlayer,
     resign,
@@ -24,7 +25,6 @@ from tests.factories import create_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 

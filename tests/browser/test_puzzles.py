@@ -12,11 +12,10 @@ from playwright.sync_api import Page, expect
 
 from games.learn.core import puzzles as core
 from games.learn.models import Puzzle
-from tests.browser.conftest import SCREENSHOTS, axe_violations, off_the_event_loop
+from tests.browser.conftest import PHONE, SCREENSHOTS, axe_violations, off_the_event_loop
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 QUICK = {"screen_worlds": 16, "strong_worlds": 48}
 
 

@@ -13,10 +13,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import DESKTOP, SCREENSHOTS, axe_violations
+from tests.browser.conftest import DESKTOP, PHONE, SCREENSHOTS, axe_violations
 from tests.embedded_site import EmbeddedSite, running_embedded_site
 
-PHONE = {"width": 390, "height": 844}
 # What only Django's technical pages say.
 TECHNICAL = (
     "URLconf",

@@ -18,6 +18,7 @@ from games.bots import choose_action
 from games.engine import RuleSet
 from games.models import Hand, Match, Seat
 from tests.browser.conftest import (
+    PHONE,
     SCREENSHOTS,
     key_events_on_the_document,
     off_the_event_loop,
@@ -28,7 +29,6 @@ from tests.games.helpers import current_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
 
 
 def bot_match_resigned_mid_hand() -> Match:

@@ -36,6 +36,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Pairing, Tournament
 from tests.browser.conftest import (
     PASSWORD,
+    PHONE,
     SCREENSHOTS,
     TablePlayer,
     off_the_event_loop,
@@ -379,7 +380,6 @@ def test_a_players_swiss_runs_from_creation_to_the_podium(site: Any, new_page: A
         assert page.js_errors == []
 
 
-PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 800}
 
 
