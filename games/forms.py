@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -170,9 +171,10 @@ class ComputerMatchForm(RulesForm):
         choices=LEVEL_CHOICES,
         initial="easy",
         widget=forms.RadioSelect,
-        help_text=gettext_lazy(
-            "≈ the level's Elo rating, measured against the easy computer (1500)."
-        ),
+        help_text=lazy(lambda: _(
+            "≈ the level's Elo rating, measured against the easy computer (%(rating)s)."
+        ) % {"rating": number_format(RATINGS["easy"], use_l10n=True, force_grouping=True)},
+            str)(),
     )
 
     field_order = ["level", "variant"]
