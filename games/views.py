@@ -145,7 +145,9 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         )
     except ServiceError as error:
         return _service_error(request, error)
-    return redirect("games:table", match_id=match.pk)
+    table = reverse("games:table", kwargs={"match_id": match.pk})
+    # The last lesson's match: the table shows a hint at each of the learner's turns.
+    return redirect(table + "?hints=auto" if request.POST.get("hints") == "auto" else table)
 
 
 def _registered_or_redirect(request: HttpRequest) -> HttpResponse | None:

@@ -15,6 +15,7 @@ from tests.browser.conftest import (
     PASSWORD,
     PHONE,
     SCREENSHOTS,
+    TablePlayer,
     axe_violations,
     off_the_event_loop,
     sign_up,
@@ -117,3 +118,57 @@ def test_a_lesson_opens_and_plays_offline_once_the_site_was_visited(
     expect(page.locator("[data-showdown]")).to_be_visible()
     page.context.set_offline(False)
     assert page.js_errors == []
+
+
+def test_the_courses_last_match_shows_a_hint_at_each_of_the_learners_turns(
+    site: Any, new_page: Any
+) -> None:
+    """The course ends with a match against the easy computer, hints on: at each of the
+    learner's turns the table shows the expert's suggestion without Hint being pressed,
+    and after a reload too; unticking the box stops it."""
+    page = new_page(DESKTOP)
+    page.goto(site.url + "/learn/")
+    # The form the course's end shows, sent as learn.js fills it (CSRF token from the
+    # cookie); reaching the end of the course is tested above.
+    page.evaluate("""() => {
+      const form = document.querySelector('[data-final-match]');
+      form.querySelector('[data-csrf]').value = document.cookie.split('; ')
+        .find((c) => c.startsWith('csrftoken=')).slice('csrftoken='.length);
+      form.requestSubmit();
+    }""")
+    page.wait_for_url("**/match/*/?hints=auto")
+    auto = page.locator("[data-hint-auto]")
+    expect(auto).to_be_checked()
+    note = page.locator("[data-hint-note]")
+    turn = "[data-seat-bar='bottom'][data-turn='true']"
+
+    def hinted_turn() -> str:
+        """Wait for the learner's turn and its hint, unasked; the hint's text."""
+        page.locator(turn).wait_for(timeout=30_000)
+        expect(note).to_contain_text("Hint:", timeout=30_000)
+        return note.inner_text()
+
+    player = TablePlayer(page)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+
+    assert "1 hint used" in hinted_turn()
+    page.screenshot(path=SCREENSHOTS / "learn-final-match-hint-desktop.png")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=SCREENSHOTS / "learn-final-match-hint-phone.png", full_page=True)
+    page.set_viewport_size(DESKTOP)
+    assert player.act(end_hand=False) in ("pass", "draw", "discard")
+    # Its next decision (the discard after a draw, or its next turn): hinted again.
+    expect(note).to_contain_text("2 hints used", timeout=60_000)
+
+    page.goto(page.url.split("?")[0])  # reloaded without the address's ?hints=auto
+    expect(auto).to_be_checked()
+    assert "Hint:" in hinted_turn()
+
+    auto.uncheck()
+    before = len(asked)
+    assert player.act(end_hand=False) in ("pass", "draw", "discard")
+    page.locator(turn).wait_for(timeout=30_000)  # the learner's next decision
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(note).to_have_text("")
+    assert len(asked) == before, "a hint was asked for with the box unticked"

@@ -1,7 +1,9 @@
 // The hint button of unrated matches against the computer (the page loads this
 // module only there): on a click or the H key, ask the server for the expert's
 // suggestion (POST /match/{id}/hint), say it and ring its card. The note goes once
-// the position moves on (any newer message on the match socket).
+// the position moves on (any newer message on the match socket). "Hint at every
+// turn" asks by itself whenever it is the player's turn: on for the last lesson's
+// match (the table's address ends ?hints=auto), kept for this match in the tab.
 
 import { cardName } from "./cards.js";
 import { actionText } from "./review.js";
@@ -10,8 +12,12 @@ import { format, gettext, ngettext } from "./i18n.js";
 const bar = document.querySelector("[data-hint-bar]");
 const button = bar?.querySelector("[data-hint]");
 const note = bar?.querySelector("[data-hint-note]");
+const auto = bar?.querySelector("[data-hint-auto]");
+const autoKey = `gin-hints-auto:${location.pathname}`;
 let shownFor = null;  // the version the note is about
 let asking = false;
+let latest = -1;  // the newest version the match socket has told of
+let autoAskedFor = -1;  // the version "every turn" last asked about
 
 function clear() {
   shownFor = null;
@@ -54,8 +60,36 @@ async function ask() {
   }
 }
 
+/** The player's turn at the table (the table marks the player's own bar). */
+function myTurn() {
+  return document.querySelector("[data-seat-bar='bottom']")?.getAttribute("data-turn") === "true";
+}
+
+function askEveryTurn() {
+  if (!auto?.checked || asking || !myTurn() || latest <= autoAskedFor) return;
+  autoAskedFor = latest;
+  ask();
+}
+
+function remembered() {
+  try {
+    if (new URLSearchParams(location.search).get("hints") === "auto") sessionStorage.setItem(autoKey, "1");
+    return sessionStorage.getItem(autoKey) === "1";
+  } catch {
+    return false;  // storage refused: the box starts off
+  }
+}
+
 if (bar) {
   button.addEventListener("click", ask);
+  if (auto) {
+    auto.checked = remembered();
+    auto.addEventListener("change", () => {
+      try { sessionStorage.setItem(autoKey, auto.checked ? "1" : "0"); } catch { /* kept for this page only */ }
+      autoAskedFor = -1;
+      askEveryTurn();
+    });
+  }
   document.addEventListener("keydown", (event) => {
     if (event.target instanceof Element && event.target.closest("input, textarea, select, dialog")) return;
     if (event.metaKey || event.ctrlKey || event.altKey) return;
@@ -63,6 +97,9 @@ if (bar) {
   });
   document.addEventListener("gin:socket-message", (event) => {
     const version = event.detail?.version;
+    if (typeof version === "number" && version > latest) latest = version;
+    // After the table has drawn this message (and marked whose turn it is).
+    requestAnimationFrame(askEveryTurn);
     if (shownFor !== null && typeof version === "number" && version > shownFor) clear();
     else if (shownFor !== null) {
       // The table re-rendered the hand: put the ring back on the suggested card.
