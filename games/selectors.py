@@ -23,6 +23,17 @@ from games.models import Hand, Match, Move, QuickMatchEntry, Seat, Vacation
 Audience = int | None  # a seat index, or None for spectators
 
 
+def vacations(*, user_id: int | None, since: datetime) -> list[tuple[datetime, datetime]]:
+    """The player's vacations (``(start, end)``) that end after ``since``."""
+    if user_id is None:
+        return []
+    return list(
+        Vacation.objects.filter(user_id=user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
+
+
 def match_get(*, match_id: int) -> Match | None:
     """The match of that id, or None."""
     return Match.objects.filter(pk=match_id).first()

@@ -27,7 +27,7 @@ from games import broadcast, messages
 from games.engine.correspondence import MAX_CORRESPONDENCE_MATCHES, move_deadline
 from games.errors import CorrespondenceError
 from games.models import Match, Seat, Vacation
-from games.selectors import current_vacation, vacation_days_left
+from games.selectors import current_vacation, vacation_days_left, vacations
 
 from . import play
 
@@ -49,23 +49,13 @@ def require_room(*players: Any) -> None:
             )
 
 
-def _vacations(user_id: int | None, since: datetime) -> list[tuple[datetime, datetime]]:
-    if user_id is None:
-        return []
-    return list(
-        Vacation.objects.filter(user_id=user_id, ends_at__gt=since).values_list(
-            "starts_at", "ends_at"
-        )
-    )
-
-
 def _deadline(match: Match, seats: list[Seat]) -> datetime | None:
     if match.current_seat is None or match.turn_started_at is None or not match.days_per_move:
         return None
     user_id = seats[match.current_seat].user_id
     return move_deadline(
         match.turn_started_at, match.days_per_move,
-        _vacations(user_id, match.turn_started_at),
+        vacations(user_id=user_id, since=match.turn_started_at),
     )
 
 

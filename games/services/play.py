@@ -35,6 +35,7 @@ from games.engine import (
     RuleSet,
     disconnect_limit_seconds,
 )
+from games.engine.correspondence import move_deadline
 from games.errors import MatchNotStartedError, MatchOverError, NotAPlayerError
 from games.models import Hand, Match, Move, Seat
 
@@ -129,7 +130,7 @@ def begin_match(match: Match, seats: list[Seat], now: datetime) -> tuple[Hand, M
         match=match, number=1, dealer=match.first_dealer, seed=seed, seed_hash=commitment,
         state=state.hand.to_dict(),
     )
-    _start_turn(match, state, now, after_showdown=False)
+    _start_turn(match, seats, state, now, after_showdown=False)
     match.clock_due_at = _clock_due(match, seats, now)
     return hand, state
 
@@ -201,7 +202,7 @@ class Change:
             hand.state = state.hand.to_dict()
             self.hand_fields.add("state")
             if state.hand.current_player != before_hand.current_player:
-                _start_turn(match, state, self.now, after_showdown=False)
+                _start_turn(match, self.locked.seats, state, self.now, after_showdown=False)
                 self.match_fields.update(TURN_FIELDS)
             return
         assert ended is not None  # a result comes with the hand that ended
@@ -352,7 +353,7 @@ class Change:
             match_id=match.pk, number=self.state.hand_number, dealer=new.dealer, seed=seed,
             seed_hash=commitment, state=new.to_dict(),
         )
-        _start_turn(match, self.state, self.now, after_showdown=True)
+        _start_turn(match, self.locked.seats, self.state, self.now, after_showdown=True)
         self.match_fields.update(TURN_FIELDS)
 
     def _finish_match(self, reason: str) -> None:
@@ -398,15 +399,21 @@ class Change:
 TURN_FIELDS = ["current_seat", "turn_started_at", "turn_deadline", "move_deadline"]
 
 
-def _start_turn(match: Match, state: MatchState, now: datetime, *, after_showdown: bool) -> None:
+def _start_turn(
+    match: Match, seats: list[Seat], state: MatchState, now: datetime, *, after_showdown: bool
+) -> None:
     """Give the turn to the state's current player and start its clock."""
     match.current_seat = state.current_player
     match.turn_started_at = now
     if match.days_per_move:
-        # Correspondence: days for the whole turn, checked by beat's correspondence job
-        # (games/services/correspondence.py), which counts the player's vacations in.
+        # Correspondence: days for the whole turn, the player's vacations not counted
+        # (a turn that reaches a player on vacation runs from its end), checked by
+        # beat's correspondence job (games/services/correspondence.py).
         match.turn_deadline = None
-        match.move_deadline = now + timedelta(days=match.days_per_move)
+        assert match.current_seat is not None  # a turn starts in a match that goes on
+        user_id = seats[match.current_seat].user_id
+        match.move_deadline = move_deadline(
+            now, match.days_per_move, selectors.vacations(user_id=user_id, since=now))
         return
     seconds = state.rules.turn_seconds
     if seconds is None:

@@ -148,6 +148,21 @@ def test_vacation_stops_the_clock_of_the_player_to_move() -> None:
     assert correspondence.correspondence_clock_run(now=match.move_deadline)["timed_out"] == 1
 
 
+def test_a_turn_that_reaches_a_player_on_vacation_counts_the_vacation() -> None:
+    """The turn passes to a player already on vacation: its deadline, set then and
+    shown on the table, runs from the vacation's end, not from the move."""
+    alice, bob = create_user("alice"), create_user("bob")
+    match = correspondence_match(alice, bob, days=3)
+    mover = to_move(match)
+    waiting = alice if mover == bob else bob
+    vacation = correspondence.vacation_take(user=waiting, days=5)
+    match = play_to_turn_of(match, waiting)
+    assert match.current_seat == Seat.objects.get(match=match, user=waiting).index
+    assert match.move_deadline == vacation.ends_at + 3 * DAY
+    # Beat's job has nothing to move: the deadline was right from the start.
+    assert correspondence.correspondence_clock_run(now=vacation.ends_at)["moved"] == 0
+
+
 def test_vacation_is_14_days_a_year_one_at_a_time() -> None:
     bob = create_user("bob")
     now = timezone.now().replace(month=6, day=1)
