@@ -15,7 +15,7 @@ import pytest
 from games.models import Seat
 from social import selectors
 from social.models import SocialSettings
-from tests.browser.conftest import PASSWORD, SCREENSHOTS, sign_in, start_from_lobby
+from tests.browser.conftest import PASSWORD, PHONE, SCREENSHOTS, sign_in, start_from_lobby
 from tests.factories import create_challenge, create_user
 from tests.workers import outbox
 
@@ -126,6 +126,17 @@ def test_the_lobby_opens_one_socket_and_its_bell_hears_a_challenge_live(
     assert len(sockets) == 1 and alice.pk != bob.pk
 
 
+def alice_in_the_lobby(new_page: Any, site: Any, viewport: Any) -> tuple[Any, list[str]]:
+    """alice signed in, her lobby's socket open; the addresses of the sockets her page
+    opens from then on."""
+    page = new_page(viewport)
+    sign_in(page, site.url, "alice")
+    page.locator("[data-chat][data-state=live]").wait_for()
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
+    return page, sockets
+
+
 def socket_paths(urls: list[str]) -> list[str]:
     return [re.sub(r"^wss?://[^/]+", "", url) for url in urls]
 
@@ -139,12 +150,8 @@ def test_the_tournament_page_opens_one_socket_for_standings_chat_and_the_bell(
 
     alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
     t = create_tournament("arena", [alice, bob], name="Friday Arena")
-    for viewport, name in ((None, "desktop"), ({"width": 390, "height": 844}, "phone")):
-        page = new_page(viewport)
-        sign_in(page, site.url, "alice")
-        page.locator("[data-chat][data-state=live]").wait_for()  # the lobby's socket is open
-        sockets: list[str] = []
-        page.on("websocket", lambda socket, sockets=sockets: sockets.append(socket.url))
+    for viewport, name in ((None, "desktop"), (PHONE, "phone")):
+        page, sockets = alice_in_the_lobby(new_page, site, viewport)
         page.goto(f"{site.url}/tournaments/{t.pk}/")
         page.locator("[data-chat][data-state=live]").wait_for()
         live_bell(page)
@@ -171,12 +178,8 @@ def test_a_player_at_a_table_hears_a_challenge_on_the_bell_over_the_match_socket
     nothing of it."""
     alice, bob = create_user("alice", PASSWORD), create_user("bob", PASSWORD)
     create_user("carol", PASSWORD)
-    for viewport, name in ((None, "desktop"), ({"width": 390, "height": 844}, "phone")):
-        page = new_page(viewport)
-        sign_in(page, site.url, "alice")
-        page.locator("[data-chat][data-state=live]").wait_for()  # the lobby's socket is open
-        sockets: list[str] = []
-        page.on("websocket", lambda socket, sockets=sockets: sockets.append(socket.url))
+    for viewport, name in ((None, "desktop"), (PHONE, "phone")):
+        page, sockets = alice_in_the_lobby(new_page, site, viewport)
         start_from_lobby(page, "computer", variant="straight", level="easy")
         page.locator("#table-app[data-conn=online]").wait_for()
         live_bell(page)
