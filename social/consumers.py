@@ -38,6 +38,7 @@ from games.consumers import MatchConsumer
 from games.db_threads import db
 from games.tournaments.consumers import TournamentConsumer
 from ginsite.errors import AppError, error_frame
+from ginsite.overload import is_overload
 from ginsite.ratelimit import TokenBucket
 
 from . import selectors, services, texts
@@ -93,7 +94,12 @@ class BellSocketMixin:
         self.bell_language = _language(self.scope)
         games_broadcast.bind_event_loop(asyncio.get_running_loop())
         await self.channel_layer.group_add(services.notify_group(user.pk), self.channel_name)
-        unread = await self.bell_db(self._bell_open)(user.pk, self.bell_online)
+        try:
+            unread = await self.bell_db(self._bell_open)(user.pk, self.bell_online)
+        except Exception as error:
+            if not is_overload(error):
+                raise
+            return  # no connection free in time: the count comes with the next notification
         await self._bell_send({"type": "unread", "unread": unread})
 
     @staticmethod

@@ -120,8 +120,9 @@ async def test_a_socket_whose_call_waits_too_long_is_told_the_site_is_busy(
     alice, bob = await sync_to_async(lambda: (create_user("alice"), create_user("bob")))()
     match = await friends_match(alice, bob)
     table = await Socket.open(match.pk, alice)
-    # The socket's connect is over when the table chat's history has come, after the state.
-    while (await table.communicator.receive_json_from(timeout=10))["type"] != "chat_history":
+    # The socket's connect is over when the seated player's bell count has come, after
+    # the state and the table chat's history.
+    while (await table.communicator.receive_json_from(timeout=10))["type"] != "unread":
         pass
     with AllConnectionsTaken():
         await table.send({"type": "sync"})
@@ -129,6 +130,27 @@ async def test_a_socket_whose_call_waits_too_long_is_told_the_site_is_busy(
     assert refused["code"] == "overloaded"
     assert refused["message"] == "The site is busy right now: try again in a few seconds."
     # The connections back in the pool, the same request is answered.
+    await table.send({"type": "sync"})
+    assert (await table.receive_type("state"))["version"] == match.version
+    await table.close()
+
+
+async def test_a_busy_database_at_connect_leaves_the_table_without_its_bell_count_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seated player's bell count is the socket's last read at connect: when no
+    connection is free in time for it, the table still works and only the count is
+    missing (it comes with the next notification), instead of the socket failing."""
+    from social.consumers import MatchSocket
+
+    def busy(user_id: int, online: bool) -> int:
+        raise PoolTimeout("couldn't get a connection after 0.30 sec")
+
+    monkeypatch.setattr(MatchSocket, "_bell_open", staticmethod(busy))
+    alice, bob = await sync_to_async(lambda: (create_user("alice"), create_user("bob")))()
+    match = await friends_match(alice, bob)
+    table = await Socket.open(match.pk, alice)
+    assert (await table.receive_type("state"))["version"] == match.version
     await table.send({"type": "sync"})
     assert (await table.receive_type("state"))["version"] == match.version
     await table.close()

@@ -90,7 +90,7 @@ class MemoryMatch:
         seats = [Seat(index=i, user=players[i], connected=True) for i in (0, 1)]
         self.locked = play.Locked(match=match, seats=seats, hand=hand)
         self.hands = [hand]
-        play._start_turn(match, state, now, after_showdown=False)
+        play._start_turn(match, seats, state, now, after_showdown=False)
         self.first = play._states(self.locked, state, now, [0, 1])
         self.engine_state = state
 
