@@ -225,6 +225,8 @@ class MatchFinished(Event):
     finished_at: datetime
     #: The tournament that paired it, if any (``Match.tournament_id``).
     tournament_id: int | None = None
+    #: A correspondence match's days per move (None: live play).
+    days_per_move: int | None = None
     #: The rows as the finishing transaction holds them, locked and written: for the
     #: ``in_transaction`` handlers only, to read (after commit, read the values above).
     match: Match = field(compare=False, repr=False)

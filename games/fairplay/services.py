@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, F, FloatField, OuterRef, Sum
+from django.db.models import Count, Exists, F, FloatField, OuterRef, Q, Sum
 from django.db.models.functions import Cast
 from django.utils import timezone, translation
 from django.utils.translation import gettext
@@ -41,7 +41,7 @@ from games.models import Hand, Match, Seat
 from ginsite import runtime
 from ginsite.errors import AppError
 from leaderboards import services as boards
-from leaderboards.models import Rating, RatingChange, VoidedMatch
+from leaderboards.models import CorrespondenceRatingChange, Rating, RatingChange, VoidedMatch
 
 from . import signals
 from .models import AccountSignal, Case, DetectionRun, MatchAccuracy, Notice
@@ -263,12 +263,21 @@ def _flag_assistance(
     )
 
 
+def counted(since: datetime, via: str = "") -> Q:
+    """The finished matches since ``since`` whose result moves a rating: rated live play
+    (the rating and the boards) and correspondence (its own rating and board), never an
+    aborted one; ``via``: the lookup from the queried model to the match ("match__")."""
+    return Q(**{f"{via}status": Match.Status.FINISHED, f"{via}aborted": False,
+                f"{via}finished_at__gte": since}) & (
+        Q(**{f"{via}rated": True}) | Q(**{f"{via}days_per_move__isnull": False}))
+
+
 def _quick_endings(since: datetime) -> tuple[int, int]:
-    """The site's rated matches of the window that ended quickly, and all of them."""
-    rated = Match.objects.filter(status=Match.Status.FINISHED, rated=True, aborted=False,
-                                 finished_at__gte=since)
+    """The site's matches of the window that count for a rating and ended quickly, and
+    all of them."""
+    rated = Match.objects.filter(counted(since))
     quick = (
-        rated.filter(end_reason__in=[Match.EndReason.RESIGN, Match.EndReason.ABANDON])
+        rated.filter(end_reason__in=signals.QUICK_REASONS)
         .annotate(made=Count("moves"))
         .filter(made__lte=signals.QUICK_MOVES)
         .count()
@@ -279,8 +288,7 @@ def _quick_endings(since: datetime) -> tuple[int, int]:
 def _pair_matches(a: int, b: int, since: datetime) -> list[dict[str, Any]]:
     both = Seat.objects.filter(match=OuterRef("pk"), user_id=b)
     rows: list[dict[str, Any]] = [dict(row) for row in (
-        Match.objects.filter(status=Match.Status.FINISHED, rated=True, aborted=False,
-                             finished_at__gte=since, seats__user_id=a)
+        Match.objects.filter(counted(since), seats__user_id=a)
         .filter(Exists(both))
         .exclude(Exists(VoidedMatch.objects.filter(match=OuterRef("pk"))))
         .annotate(made=Count("moves", distinct=True))
@@ -294,10 +302,11 @@ def pair_check(
     *, user_ids: tuple[int, int] | list[int], now: datetime | None = None,
     endings: tuple[int, int] | None = None,
 ) -> Case | None:
-    """Check the rated matches of the window between two accounts; returns the case it
-    opened or strengthened, if any. ``endings``: the site's quick endings and rated
-    matches of the window (``_quick_endings``), when the caller has them already; the
-    base rate of quick endings leaves the pair's own matches out."""
+    """Check the matches of the window between two accounts that moved a rating (rated
+    live play and correspondence: ``counted``); returns the case it opened or
+    strengthened, if any. ``endings``: the site's quick endings and counted matches of
+    the window (``_quick_endings``), when the caller has them already; the base rate of
+    quick endings leaves the pair's own matches out."""
     now = now or timezone.now()
     a, b = sorted(set(user_ids))
     since = now - timedelta(days=WINDOW_DAYS)
@@ -310,9 +319,10 @@ def pair_check(
         for match_id, user_id, index, score in Seat.objects.filter(match_id__in=ids)
         .values_list("match_id", "user_id", "index", "score")
     }
-    changes = {
+    changes = {  # live play's rating, or the correspondence rating
         (match_id, user_id): (rating - before, before)
-        for match_id, user_id, rating, before in RatingChange.objects.filter(match_id__in=ids)
+        for model in (RatingChange, CorrespondenceRatingChange)
+        for match_id, user_id, rating, before in model.objects.filter(match_id__in=ids)
         .values_list("match_id", "user_id", "rating", "rating_before")
     }
     matches = []
@@ -332,9 +342,7 @@ def pair_check(
     rating_b = changes.get((first["pk"], b), (0.0, Rating().rating))[1]
     joined = dict(User.objects.filter(pk__in=[a, b]).values_list("pk", "date_joined"))
     totals = dict(
-        Seat.objects.filter(user_id__in=[a, b], match__status=Match.Status.FINISHED,
-                            match__rated=True, match__aborted=False,
-                            match__finished_at__gte=since)
+        Seat.objects.filter(counted(since, "match__"), user_id__in=[a, b])
         .values("user_id").annotate(n=Count("pk")).values_list("user_id", "n")
     )
     names = dict(User.objects.filter(pk__in=[a, b]).values_list("pk", "username"))
@@ -453,11 +461,10 @@ def detection_run(*, now: datetime | None = None) -> DetectionRun:
 
 
 def recent_pairs(*, since: datetime) -> list[tuple[int, int]]:
-    """The pairs of accounts that finished a rated match together since ``since``."""
+    """The pairs of accounts that finished a match together since ``since`` that moved a
+    rating (``counted``)."""
     seats = (
-        Seat.objects.filter(match__status=Match.Status.FINISHED, match__rated=True,
-                            match__aborted=False, match__finished_at__gte=since,
-                            user__isnull=False)
+        Seat.objects.filter(counted(since, "match__"), user__isnull=False)
         .values_list("match_id", "user_id")
     )
     by_match: dict[int, list[int]] = {}
@@ -467,10 +474,12 @@ def recent_pairs(*, since: datetime) -> list[tuple[int, int]]:
 
 
 def match_finished(event: MatchFinished) -> None:
-    """After a rated match between two accounts commits: check the pair, off the
-    request path (the worker, or the embedded mode's background thread)."""
+    """After a rated match or a correspondence match between two accounts commits: check
+    the pair, off the request path (the worker, or the embedded mode's background
+    thread)."""
     users = [pk for pk in event.user_ids if pk is not None]
-    if not event.rated or event.aborted or len(users) != 2 or users[0] == users[1]:
+    counts = event.rated or event.days_per_move is not None  # (``counted``)
+    if not counts or event.aborted or len(users) != 2 or users[0] == users[1]:
         return
     runtime.scheduler().run_in_background("fairplay.pair_check", {"user_ids": users})
 

@@ -21,11 +21,13 @@ the band's rate) to the band's spread: few decisions, wide margin. It is flagged
 of the band goes that far) and its agreement is also above the band's by
 ``CONFIRM_Z``, over at least ``MIN_DECISIONS`` decisions.
 
-**Farming.** Over a pair's rated matches together (at least ``MIN_PAIR_MATCHES``): the
-chance of one side winning so often (``binomial_tail`` at the share the ratings before
+**Farming.** Over a pair's matches together that move a rating (rated live play, and
+correspondence matches, which move a rating of their own; at least ``MIN_PAIR_MATCHES``):
+the chance of one side winning so often (``binomial_tail`` at the share the ratings before
 their first match predicted, never below one half), and of so many quick endings
-(resigned or abandoned within ``QUICK_MOVES`` moves) at the site's base rate of quick
-endings (its other rated matches of the window, as if ``BASE_RATE_PRIOR`` more had ended
+(resigned, abandoned or, by mail, run out of days within ``QUICK_MOVES`` moves) at the
+site's base rate of quick endings (its other such matches of the window, as if
+``BASE_RATE_PRIOR`` more had ended
 quickly at ``QUICK_BASE_RATE``; never below that). Their product is the chance of such a record
 between honest players; the pair is flagged when it is at most ``FARMING_ALPHA``, or at
 most ``FARMING_ALPHA_WITH_SIGNS`` with one of the other signs (a new account, a shared
@@ -331,8 +333,11 @@ def assistance_verdict(
 # --- farming -----------------------------------------------------------------------------
 
 MIN_PAIR_MATCHES = 3
-#: A match ended by resignation or abandonment within this many moves is quick.
+#: A match ended by resignation, abandonment or (correspondence) running out of days
+#: within this many moves is quick.
 QUICK_MOVES = 24
+#: The end reasons (``Match.EndReason``) a quick match ends by.
+QUICK_REASONS = ("resign", "abandon", "timeout")
 #: The least base rate of quick endings assumed between honest players...
 QUICK_BASE_RATE = 0.05
 #: ... and the weight of that assumption, in matches, against the site's own rate.
@@ -364,7 +369,7 @@ class PairMatch:
 
     @property
     def quick(self) -> bool:
-        return self.reason in ("resign", "abandon") and self.moves <= QUICK_MOVES
+        return self.reason in QUICK_REASONS and self.moves <= QUICK_MOVES
 
 
 @dataclass(frozen=True)
@@ -440,10 +445,11 @@ def farming_verdict(matches: Sequence[PairMatch], facts: PairFacts) -> FarmingVe
         points = sum(m.points_a if winner == "a" else m.points_b for m in matches)
         lost = sum(m.points_b if winner == "a" else m.points_a for m in matches)
         reasons = (
-            f"{n} rated matches together: {named[winner]} won {top}, {named[loser]} "
-            f"{min(wins_a, wins_b)} (chance {one_sided:.1e} at an expected share of "
+            f"{n} matches together that count for a rating: {named[winner]} won {top}, "
+            f"{named[loser]} {min(wins_a, wins_b)} (chance {one_sided:.1e} at an expected share of "
             f"{max(0.5, expected):.2f})",
-            f"{quick} ended by resignation or abandonment within {QUICK_MOVES} moves "
+            f"{quick} ended by resignation, abandonment or running out of time within "
+            f"{QUICK_MOVES} moves "
             f"(chance {quick_chance:.1e} at a base rate of {base:.2f})",
             f"{named[winner]} gained {rating:+.0f} rating and scored {points} board points "
             f"to {named[loser]}'s {lost}",

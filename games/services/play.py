@@ -278,7 +278,8 @@ class Change:
             reason=match.end_reason, winner_seat=match.winner_seat,
             user_ids=tuple(s.user_id for s in seats),
             scores=tuple(match.final_score["totals"]), finished_at=match.finished_at,
-            tournament_id=match.tournament_id, match=match, seats=tuple(seats),
+            tournament_id=match.tournament_id, days_per_move=match.days_per_move,
+            match=match, seats=tuple(seats),
         )
 
     def _move_event(self) -> events.MovePlayed:

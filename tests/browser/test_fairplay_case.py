@@ -70,7 +70,7 @@ def test_a_moderator_removes_a_farming_pair_from_the_boards(
     row.locator("a").first.click()
     mod.locator("#case-title").wait_for()
     reasons = mod.locator("#case-reasons").inner_text()
-    assert "3 ended by resignation or abandonment" in reasons
+    assert "3 ended by resignation, abandonment or running out of time" in reasons
     assert "new account" in reasons
     assert mod.locator("#pair-chart svg rect[stroke='#b00']").count() == 3  # quick, marked
     assert mod.locator("#case-matches tbody tr").count() == 3

@@ -117,12 +117,66 @@ def test_a_finished_rated_match_has_its_pair_checked_off_the_request_path(monkey
         "S", (), {"run_in_background": lambda self, task, kwargs: sent.append((task, kwargs))})())
     ann, bob = create_user("ann"), create_user("bob")
     match = rated([ann, bob], 0)
-    event = type("E", (), {"rated": True, "aborted": False, "user_ids": (ann.pk, bob.pk)})()
+    event = type("E", (), {"rated": True, "aborted": False, "days_per_move": None,
+                           "user_ids": (ann.pk, bob.pk)})()
     hooks.on_match_finished(event)  # after commit: the task is sent, nothing else
     assert sent == [("fairplay.pair_check", {"user_ids": [ann.pk, bob.pk]})]
     event.aborted = True
     hooks.on_match_finished(event)
     assert len(sent) == 1 and match.pk
+
+
+def by_mail(winner, feeder) -> Match:
+    """A correspondence match through the services (a challenge with a day per move):
+    both make their moves, then the feeder lets the day run out; its correspondence
+    rating applied as the task on commit would."""
+    from games.api import services as api_services
+    from games.services import correspondence
+    from leaderboards.services import correspondence_rating_apply
+    from tests.factories import create_challenge, play_to_turn_of
+
+    challenge = create_challenge(winner, feeder, variant="default", target=100, days=1)
+    match = api_services.challenge_accept(user=feeder, challenge_id=challenge.pk)
+    play_moves(match, 8)
+    play_to_turn_of(match, feeder)
+    correspondence.correspondence_clock_run(now=timezone.now() + timedelta(days=1, minutes=5))
+    match.refresh_from_db()
+    assert match.end_reason == Match.EndReason.TIMEOUT and not match.aborted
+    assert not match.rated and correspondence_rating_apply(match_id=match.pk)
+    return match
+
+
+def test_a_pair_feeding_correspondence_matches_by_running_out_of_days_is_flagged():
+    """Correspondence matches move a rating of their own, on its own board: a pair whose
+    feeder lets each one run out of days after the first moves is flagged as a live pair
+    feeding resignations is, the periodic run finds it, and so does the check after
+    each match."""
+    win, feed = create_user("win"), create_user("feed")
+    matches = [by_mail(win, feed) for _ in range(3)]
+    case = services.pair_check(user_ids=[win.pk, feed.pk])
+    assert case is not None and case.kind == Case.Kind.FARMING
+    assert case.match_ids == [m.pk for m in matches]
+    assert case.evidence["quick"] == 3
+    reasons = case.evidence["reasons"]
+    assert any("3 ended by resignation, abandonment or running out of time" in r
+               for r in reasons), reasons
+    assert {m["rating_a"] != 0 for m in case.evidence["matches"]} == {True}
+    assert services.recent_pairs(since=timezone.now() - timedelta(hours=1)) == [
+        (min(win.pk, feed.pk), max(win.pk, feed.pk))]
+
+
+def test_a_finished_correspondence_match_has_its_pair_checked_too(monkeypatch):
+    sent = []
+    monkeypatch.setattr(services.runtime, "scheduler", lambda: type(
+        "S", (), {"run_in_background": lambda self, task, kwargs: sent.append((task, kwargs))})())
+    ann, bob = create_user("ann"), create_user("bob")
+    event = type("E", (), {"rated": False, "aborted": False, "days_per_move": 3,
+                           "user_ids": (ann.pk, bob.pk)})()
+    hooks.on_match_finished(event)
+    assert sent == [("fairplay.pair_check", {"user_ids": [ann.pk, bob.pk]})]
+    event.days_per_move = None  # a casual live match: nothing to check
+    hooks.on_match_finished(event)
+    assert len(sent) == 1
 
 
 # --- assistance ------------------------------------------------------------------------

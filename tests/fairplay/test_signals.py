@@ -171,7 +171,8 @@ def test_instant_resignations_to_one_side_are_flagged_with_the_matches_and_why()
     assert any("a gained +48 rating and scored 440 board points to b's 0" in r
                for r in verdict.reasons)
     named = signals.farming_verdict(_farm(4, winner="b"), PairFacts(names=("ann", "bob")))
-    assert named.reasons[0].startswith("4 rated matches together: bob won 4, ann 0")
+    assert named.reasons[0].startswith(
+        "4 matches together that count for a rating: bob won 4, ann 0")
 
 
 def test_two_matches_are_never_enough():
