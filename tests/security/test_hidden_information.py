@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import broadcast, services
+from games import broadcast, selectors, services
 from games.api.events import events_group
 from games.bots import choose_action
 from games.engine import HandState, MatchState, RuleSet
@@ -289,7 +289,9 @@ def test_no_frame_of_a_correspondence_match_over_days_shows_a_hidden_card(
     while match.status == Match.Status.ACTIVE and turn < 400:
         turn += 1
         seat = match.current_seat
-        if turn % 7 == 0:  # the player to move goes away for a day, then comes back
+        # The player to move goes away for a day, then comes back, while the year's
+        # allowance lasts (a long match would use it up: 14 days a calendar year).
+        if turn % 7 == 0 and selectors.vacation_days_left(user=users[seat]) >= 1:
             for step in (correspondence.vacation_take, correspondence.vacation_end):
                 with django_capture_on_commit_callbacks(execute=True):
                     step(user=users[seat], **({"days": 1} if step is
