@@ -105,11 +105,14 @@ def analysed_and_rated(user: Any, match: Match) -> None:
 
 
 def play_one_move(page: Page, timeout: float = 60.0) -> None:
-    """Play one move at this table, once it is ours (the computer's turns waited for)."""
+    """Play one move at this table, once it is ours (the computer's turns waited for; a
+    hand the computer ends first is followed by the next)."""
     player = TablePlayer(page)
     deadline = time.monotonic() + timeout
-    while player.act(end_hand=False) not in ("pass", "draw", "discard"):
+    while (done := player.act(end_hand=False)) not in ("pass", "draw", "discard"):
         assert time.monotonic() < deadline, "no move of ours was offered"
+        if done == "showdown" and not player.match_over():
+            player.next_hand()
         time.sleep(0.05)
 
 
