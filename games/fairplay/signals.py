@@ -27,10 +27,10 @@ the chance of one side winning so often (``binomial_tail`` at the share the rati
 their first match predicted, never below one half), and of so many quick endings
 (resigned, abandoned or, by mail, run out of days within ``QUICK_MOVES`` moves) at the
 site's base rate of quick endings (its other such matches of the window, as if
-``BASE_RATE_PRIOR`` more had ended
-quickly at ``QUICK_BASE_RATE``; never below that). Their product is the chance of such a record
-between honest players; the pair is flagged when it is at most ``FARMING_ALPHA``, or at
-most ``FARMING_ALPHA_WITH_SIGNS`` with one of the other signs (a new account, a shared
+``BASE_RATE_PRIOR`` more had ended quickly at ``QUICK_BASE_RATE``; never below that).
+Their product is the chance of such a record between honest players; the pair is
+flagged when it is at most ``FARMING_ALPHA``, or at most ``FARMING_ALPHA_WITH_SIGNS``
+with one of the other signs (a new account, a shared
 sign-up or session signal, most of an account's rated matches against the other).
 The strength of the evidence is ``-log10`` of the chance.
 """
@@ -449,8 +449,7 @@ def farming_verdict(matches: Sequence[PairMatch], facts: PairFacts) -> FarmingVe
             f"{named[loser]} {min(wins_a, wins_b)} (chance {one_sided:.1e} at an expected share of "
             f"{max(0.5, expected):.2f})",
             f"{quick} ended by resignation, abandonment or running out of time within "
-            f"{QUICK_MOVES} moves "
-            f"(chance {quick_chance:.1e} at a base rate of {base:.2f})",
+            f"{QUICK_MOVES} moves (chance {quick_chance:.1e} at a base rate of {base:.2f})",
             f"{named[winner]} gained {rating:+.0f} rating and scored {points} board points "
             f"to {named[loser]}'s {lost}",
             *signs,
