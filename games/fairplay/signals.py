@@ -30,8 +30,8 @@ site's base rate of quick endings (its other such matches of the window, as if
 ``BASE_RATE_PRIOR`` more had ended quickly at ``QUICK_BASE_RATE``; never below that).
 Their product is the chance of such a record between honest players; the pair is
 flagged when it is at most ``FARMING_ALPHA``, or at most ``FARMING_ALPHA_WITH_SIGNS``
-with one of the other signs (a new account, a shared
-sign-up or session signal, most of an account's rated matches against the other).
+with one of the other signs (a new account, a shared sign-up or session signal, most of
+an account's counted matches against the other).
 The strength of the evidence is ``-log10`` of the chance.
 """
 
