@@ -275,14 +275,14 @@ def counted(since: datetime, via: str = "") -> Q:
 def _quick_endings(since: datetime) -> tuple[int, int]:
     """The site's matches of the window that count for a rating and ended quickly, and
     all of them."""
-    rated = Match.objects.filter(counted(since))
+    matches = Match.objects.filter(counted(since))
     quick = (
-        rated.filter(end_reason__in=signals.QUICK_REASONS)
+        matches.filter(end_reason__in=signals.QUICK_REASONS)
         .annotate(made=Count("moves"))
         .filter(made__lte=signals.QUICK_MOVES)
         .count()
     )
-    return quick, rated.count()
+    return quick, matches.count()
 
 
 def _pair_matches(a: int, b: int, since: datetime) -> list[dict[str, Any]]:

@@ -378,6 +378,14 @@ class TablePlayer:
             return "discard" if self._click(f"[data-my-hand] .card[data-card='{card}']") else None
         return None
 
+    def act_or_next_hand(self, *, end_hand: bool = True) -> str | None:
+        """``act``, and should the hand have ended (the computer ended it first), the
+        next hand dealt unless the match is over."""
+        done = self.act(end_hand=end_hand)
+        if done == "showdown" and not self.match_over():
+            self.next_hand()
+        return done
+
     def play_until_showdown(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -109,10 +109,8 @@ def play_one_move(page: Page, timeout: float = 60.0) -> None:
     hand the computer ends first is followed by the next)."""
     player = TablePlayer(page)
     deadline = time.monotonic() + timeout
-    while (done := player.act(end_hand=False)) not in ("pass", "draw", "discard"):
+    while player.act_or_next_hand(end_hand=False) not in ("pass", "draw", "discard"):
         assert time.monotonic() < deadline, "no move of ours was offered"
-        if done == "showdown" and not player.match_over():
-            player.next_hand()
         time.sleep(0.05)
 
 

@@ -111,10 +111,16 @@ def test_the_periodic_run_checks_the_pairs_that_played_since_the_previous_run():
     assert DetectionRun.objects.count() == 2
 
 
-def test_a_finished_rated_match_has_its_pair_checked_off_the_request_path(monkeypatch):
-    sent = []
+@pytest.fixture
+def sent(monkeypatch) -> list:
+    """The tasks fair play hands to the background (none of them run)."""
+    tasks: list = []
     monkeypatch.setattr(services.runtime, "scheduler", lambda: type(
-        "S", (), {"run_in_background": lambda self, task, kwargs: sent.append((task, kwargs))})())
+        "S", (), {"run_in_background": lambda self, task, kwargs: tasks.append((task, kwargs))})())
+    return tasks
+
+
+def test_a_finished_rated_match_has_its_pair_checked_off_the_request_path(sent):
     ann, bob = create_user("ann"), create_user("bob")
     match = rated([ann, bob], 0)
     event = type("E", (), {"rated": True, "aborted": False, "days_per_move": None,
@@ -165,10 +171,7 @@ def test_a_pair_feeding_correspondence_matches_by_running_out_of_days_is_flagged
         (min(win.pk, feed.pk), max(win.pk, feed.pk))]
 
 
-def test_a_finished_correspondence_match_has_its_pair_checked_too(monkeypatch):
-    sent = []
-    monkeypatch.setattr(services.runtime, "scheduler", lambda: type(
-        "S", (), {"run_in_background": lambda self, task, kwargs: sent.append((task, kwargs))})())
+def test_a_finished_correspondence_match_has_its_pair_checked_too(sent):
     ann, bob = create_user("ann"), create_user("bob")
     event = type("E", (), {"rated": False, "aborted": False, "days_per_move": 3,
                            "user_ids": (ann.pk, bob.pk)})()
