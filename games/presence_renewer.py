@@ -2,7 +2,9 @@
 loop renews them all together (games/services/presence.py).
 
 About every ``period`` seconds (a random 75-100% of it, so that processes started
-together do not renew together) the task:
+together do not renew together), and at once when the channel layer reconnects to a
+Redis server that restarted (ginsite/channel_layer.py: what was published meanwhile
+reached nobody), the task:
 - puts every socket back in its channel-layer groups (a Redis restart empties the list
   layer's groups; a socket that stayed open would otherwise never hear of its match
   again; the pub/sub layer keeps its subscriptions and this costs nothing there);
@@ -24,6 +26,7 @@ from weakref import WeakKeyDictionary
 from games import selectors, services
 from games.db_threads import db
 from games.services.presence import RENEW_SECONDS
+from ginsite import channel_layer
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +48,7 @@ class Renewer:
     def __init__(self) -> None:
         self.sockets: dict[str, RenewedSocket] = {}
         self.task: asyncio.Task[None] | None = None
+        self.woken = asyncio.Event()
 
     def add(self, socket: RenewedSocket) -> None:
         self.sockets[socket.channel_name] = socket
@@ -54,9 +58,17 @@ class Renewer:
     def discard(self, socket: RenewedSocket) -> None:
         self.sockets.pop(socket.channel_name, None)
 
+    def wake(self) -> None:
+        """Renew now rather than at the end of the period."""
+        self.woken.set()
+
     async def _run(self) -> None:
         while self.sockets:
-            await asyncio.sleep(self.period * random.uniform(0.75, 1.0))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(
+                    self.woken.wait(), self.period * random.uniform(0.75, 1.0)
+                )
+            self.woken.clear()
             try:
                 await self.renew_all()
             except Exception:
@@ -94,4 +106,5 @@ def renewer() -> Renewer:
     found = _renewers.get(loop)
     if found is None:
         found = _renewers[loop] = Renewer()
+        channel_layer.on_reconnect(found.wake)
     return found

@@ -247,7 +247,7 @@ if REDIS_URL:
     if os.environ.get("CHANNEL_LAYER", "pubsub") == "pubsub":
         CHANNEL_LAYERS = {
             "default": {
-                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "BACKEND": "ginsite.channel_layer.ReconnectingRedisPubSubChannelLayer",
                 "CONFIG": {
                     "hosts": _channel_hosts,
                     "prefix": os.environ.get("CHANNEL_PREFIX", "asgi"),
@@ -518,6 +518,10 @@ CHAT_SPECTATORS_CAN_READ = env_bool("CHAT_SPECTATORS_CAN_READ", True)
 API_RATE_LIMIT = (int(os.environ.get("API_REQUESTS_PER_MINUTE", "300")), 60)
 API_ANON_RATE_LIMIT = (int(os.environ.get("API_ANON_REQUESTS_PER_MINUTE", "60")), 60)
 API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "7"))
+# How often each server process renews its seated sockets' presence (games/services/
+# presence.py); a socket not renewed for three periods counts as lost. Every process
+# (ASGI, worker, beat) must have the same value.
+PRESENCE_RENEW_SECONDS = float(os.environ.get("PRESENCE_RENEW_SECONDS", "25"))
 # Post-hand analysis (games/analysis): its tasks go to their own queue, consumed by a
 # worker started with `-Q analysis` (docs/operations.md), so that live computer turns
 # on the default queue never wait behind an analysis. The sweep enqueues any finished

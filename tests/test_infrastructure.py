@@ -27,7 +27,7 @@ def test_database_is_postgresql() -> None:
 
 def test_channel_layer_is_redis_and_delivers() -> None:
     layer = get_channel_layer()
-    assert type(layer).__name__ == "RedisPubSubChannelLayer"
+    assert type(layer).__name__ == "ReconnectingRedisPubSubChannelLayer"
 
     async def roundtrip() -> dict:
         channel = await layer.new_channel()
@@ -81,14 +81,16 @@ def test_parallel_test_workers_channel_layers_never_hear_each_other() -> None:
     # Redis's pub/sub ignores the database number: two workers whose layers differ only
     # in REDIS_URL's database would deliver each other's moves and challenges (match
     # and user ids repeat across the workers' databases).
-    from channels_redis.pubsub import RedisPubSubChannelLayer
+    from ginsite.channel_layer import ReconnectingRedisPubSubChannelLayer as Layer
 
     first, second = (_channel_layer_config_of_worker(w) for w in ("gw0", "gw1"))
-    assert first["BACKEND"] == second["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert first["BACKEND"] == second["BACKEND"] == (
+        "ginsite.channel_layer.ReconnectingRedisPubSubChannelLayer"
+    )
 
     async def first_heard_by_second() -> dict:
-        a = RedisPubSubChannelLayer(**first["CONFIG"])
-        b = RedisPubSubChannelLayer(**second["CONFIG"])
+        a = Layer(**first["CONFIG"])
+        b = Layer(**second["CONFIG"])
         try:
             channel = await b.new_channel()
             await b.group_add("match-1", channel)

@@ -10,7 +10,8 @@ pinned exactly in pyproject.toml. Here:
   counts on (an upgrade that removes or renames one fails with the package, its
   version, the internal and the adapter to review);
 - where the adapter copies what the package does, it still does the same (the model
-  instances, the pub/sub layer's channel names and shards, Channels' consumer loop);
+  instances, the pub/sub layer's channel names and shards, Channels' consumer loop,
+  the pub/sub layer's per-loop layer and shard connection);
 - no other module of the site uses these internals;
 - each of these packages is pinned exactly, at the version installed.
 """
@@ -118,6 +119,7 @@ DB = "django.db.backends.base.base:BaseDatabaseWrapper"
 DISPATCH = "ginsite/socket_dispatch.py"
 RUNTIME = "ginsite/runtime.py"
 FRAMES = "ginsite/websocket_frames.py"
+LAYER = "ginsite/channel_layer.py"
 RUNSERVER = "ginsite/management/commands/runserver.py"
 DJANGO_RUNSERVER = "django.core.management.commands.runserver:Command"
 
@@ -178,6 +180,20 @@ INTERNALS = [
              exists("channels_redis.pubsub:RedisPubSubLoopLayer._get_group_channel_name")),
     Internal("channels-redis", "RedisPubSubChannelLayer.serialize", RUNTIME,
              exists("channels_redis.pubsub:RedisPubSubChannelLayer.serialize")),
+    Internal("channels-redis", "RedisPubSubChannelLayer._get_layer, copied with our loop layer",
+             LAYER, uses_exactly("channels_redis.pubsub:RedisPubSubChannelLayer._get_layer",
+                                 "KeyError", "RedisPubSubLoopLayer", "_args", "_kwargs", "_layers",
+                                 "_wrap_close", "asyncio", "get_running_loop")),
+    Internal("channels-redis", "RedisPubSubLoopLayer keeps its shards in _shards", LAYER,
+             uses("channels_redis.pubsub:RedisPubSubLoopLayer.__init__", "_shards",
+                  "RedisSingleShardConnection")),
+    Internal("channels-redis", "RedisSingleShardConnection._ensure_redis, copied with our PubSub",
+             LAYER, uses_exactly("channels_redis.pubsub:RedisSingleShardConnection._ensure_redis",
+                                 "Redis", "_pubsub", "_redis", "aioredis", "create_pool", "host",
+                                 "pubsub")),
+    Internal("redis", "PubSub.on_connect, called on a reconnection only", LAYER,
+             uses("redis.asyncio.client:PubSub.connect", "register_connect_callback",
+                  "on_connect")),
     *[Internal("redis", f"{cls}.{name}", RUNTIME, exists(f"redis:{cls}.{name}"))
       for cls, name in (("ConnectionPool", "get_connection"), ("ConnectionPool", "release"),
                         ("Connection", "pack_commands"), ("Connection", "send_packed_command"),
@@ -231,6 +247,7 @@ FENCE: dict[str, str | tuple[str, ...]] = {
     r"_consistent_hash|decode_hosts|__group__|_get_group_channel_name": RUNTIME,
     r"send_packed_command|pack_commands|read_response|\.get_connection\(\)": RUNTIME,
     r"create_xor_masker|\bhltype\b|\bhlval\b": FRAMES,
+    r"_ensure_redis|_wrap_close|RedisSingleShardConnection|\bon_connect\b": LAYER,
     # A setting: set in settings.py, what it does for the worker said in celery.py.
     r"DB_REUSE_MAX": ("ginsite/settings.py", "ginsite/celery.py"),
     r"schedule_changed": "ginsite/beat_scheduler.py",

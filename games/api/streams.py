@@ -7,7 +7,9 @@ them line by line under ASGI; a synchronous iterator would be consumed whole fir
 * ``match_stream``: the full ``state`` of the account's seat, then every message the
   WebSocket of that seat gets (docs/protocol.md) from the same channel-layer groups,
   until the match is over; the last line is the final state. While it is open it is
-  the seat's presence at the table, renewed like a socket's.
+  the seat's presence at the table, renewed like a socket's, and, like a socket, it
+  is sent the state at its next keep-alive when the channel layer reconnected to a
+  restarted Redis (ginsite/channel_layer.py) and the match moved on meanwhile.
 
 Both send an empty line after ``API_KEEPALIVE_SECONDS`` without a line, and end when
 the account is banned or deleted (the ``user.logout`` event of games/chat/broadcast.py)
@@ -34,6 +36,7 @@ from games.chat import broadcast as chat_broadcast
 from games.chat.selectors import blocked_user_ids
 from games.models import Match
 from games.services import presence
+from ginsite import channel_layer
 
 from . import events
 from . import selectors as api_selectors
@@ -188,8 +191,13 @@ async def match_stream(
         if _over(state):
             return
         renewed = time.monotonic()
+        reconnects = channel_layer.reconnections()
         while True:
             message = await subscription.next(keepalive)
+            if message is None and channel_layer.reconnections() != reconnects:
+                # Redis came back: what was published while it was down reached nobody.
+                reconnects = channel_layer.reconnections()
+                renewed = time.monotonic() - presence.RENEW_SECONDS  # renew and catch up now
             if time.monotonic() - renewed >= presence.RENEW_SECONDS:
                 renewed = time.monotonic()
                 with contextlib.suppress(Exception):  # Redis down: the next period tries

@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 
@@ -26,11 +27,11 @@ from . import play, scheduling
 if TYPE_CHECKING:
     from accounts.models import User
 
-# How often a server process renews each of its sockets, and how long a socket may go
-# without a renewal before it counts as lost: three missed renewals, so a busy
-# process or a slow database never drops a live player.
-RENEW_SECONDS = 25
-SOCKET_EXPIRY = timedelta(seconds=75)
+# How often a server process renews each of its sockets (settings.PRESENCE_RENEW_SECONDS,
+# 25 s), and how long a socket may go without a renewal before it counts as lost: three
+# missed renewals, so a busy process or a slow database never drops a live player.
+RENEW_SECONDS: float = settings.PRESENCE_RENEW_SECONDS
+SOCKET_EXPIRY = timedelta(seconds=3 * RENEW_SECONDS)
 # Seats with stale sockets handled per sweep (the rest wait for the next one).
 SWEEP_BATCH = 500
 

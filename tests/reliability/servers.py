@@ -62,8 +62,8 @@ class RedisServer(_Process):
 class PrivateAsgiServer(AsgiServer):
     """A daphne process of the test database on another Redis."""
 
-    def __init__(self, redis_url: str) -> None:
-        self.env_overrides = {"REDIS_URL": redis_url}
+    def __init__(self, redis_url: str, **env: str) -> None:
+        self.env_overrides = {"REDIS_URL": redis_url, **env}
         super().__init__()
 
 

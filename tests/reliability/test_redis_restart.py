@@ -9,21 +9,33 @@ AttributeError ... 'hostname'" while it acknowledges a task) and is restarted.
 Sockets whose channel-layer read failed are closed by the server; the players
 reconnect, get a full state, and their reconnection enqueues again whatever the
 match waits for (a computer move lost with the broker's queue). A socket that
-stayed open lost its group memberships with the restart: at its next presence
-renewal (every 25 s) it joins its groups again and is sent the state if the match
-moved on meanwhile; if its match waits for a computer move lost with the queue,
-beat's clock tick enqueues it again ten seconds after it was enqueued.
+stayed open missed what was published while Redis was down: as soon as the channel
+layer is connected again its process renews its sockets, which joins them to their
+groups again and sends the state to each whose match moved on meanwhile (the second
+test shows this does not wait for the next renewal); if its match waits for a
+computer move lost with the queue, beat's clock tick enqueues it again ten seconds
+after it was enqueued.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.factories import create_match, create_users
+from games.api import services as api_services
+from tests.api.streams import StreamReader
+from tests.factories import (
+    create_api_token,
+    create_challenge,
+    create_match,
+    create_user,
+    create_users,
+    play_to_turn_of,
+)
 from tests.reliability.common import (
     assert_frames_hide_secrets,
     cookie,
@@ -104,6 +116,70 @@ async def test_redis_restart_during_play(private_stack):
         pair = [p for p in players if p.match_id == match_id]
         check_against_log(pair, await move_log(match_id))
         await assert_frames_hide_secrets(match_id, [(p.you, p.states) for p in pair])
+
+
+async def test_open_sockets_hear_of_the_moves_made_while_redis_was_down(django_db_setup):
+    """A move made while the channel layer's Redis is down is published to nobody. Once
+    Redis is back, the players whose sockets stayed open are sent the match as it is and
+    play on, at once: this server renews its sockets once an hour, so the next renewal
+    cannot be what tells them."""
+    with started([RedisServer()]) as (redis_server,), started(
+        [PrivateAsgiServer(redis_server.url, PRESENCE_RENEW_SECONDS="3600")]
+    ) as (server,):
+        [(match, host, guest)] = await database_sync_to_async(people_matches)(1, "d")
+        players = [Player(user.username, match.pk, await _cookie(user), servers=[server.url])
+                   for user in (host, guest)]
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(p.play(stop)) for p in players]
+        try:
+            await wait_for(lambda: _advanced([match.pk], {match.pk: 4}), 60, "play to start")
+            redis_server.kill()
+            down = (await versions([match.pk]))[match.pk]
+            await wait_for(lambda: _advanced([match.pk], {match.pk: down + 1}), 60,
+                           "a move while Redis is down")
+            await asyncio.to_thread(redis_server.start)
+            back = (await versions([match.pk]))[match.pk]
+            await wait_for(lambda: _advanced([match.pk], {match.pk: back + 6}), 60,
+                           "the match to go on once Redis is back")
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks)
+        assert [p.drops for p in players] == [0, 0], "a socket was closed"
+        check_against_log(players, await move_log(match.pk))
+
+
+async def test_a_bot_stream_hears_of_the_move_made_while_redis_was_down(django_db_setup):
+    """The same for a BOT playing over the API: once Redis is back, its match stream is
+    sent the state at its next keep-alive. The person's move is made by the test through
+    the services, whose publisher is not on the server's Redis: published to nobody
+    there, as a move made while that Redis was down."""
+    with started([RedisServer()]) as (redis_server,), started(
+        [PrivateAsgiServer(redis_server.url, PRESENCE_RENEW_SECONDS="3600")]
+    ) as (server,):
+        match, robot, token = await database_sync_to_async(_person_to_move_against_a_bot)()
+        reader = await asyncio.to_thread(
+            StreamReader, server.url, f"/api/bot/match/{match.pk}/stream", token
+        )
+        try:
+            first = await asyncio.to_thread(reader.next)
+            assert first["type"] == "state"
+            redis_server.kill()
+            await database_sync_to_async(play_to_turn_of)(match, robot)
+            await asyncio.to_thread(redis_server.start)
+            state = await asyncio.to_thread(
+                reader.wait_for,
+                lambda line: line["type"] == "state" and line["version"] > first["version"], 60,
+            )
+        finally:
+            await asyncio.to_thread(reader.close)
+        assert state["view"]["current_player"] == state["you"]
+
+
+def _person_to_move_against_a_bot() -> tuple[Any, Any, str]:
+    person, robot = create_user("d-person"), create_user("d-bot", bot=True)
+    challenge = create_challenge(person, robot, variant="time_freedom", target=50)
+    match = api_services.challenge_accept(user=robot, challenge_id=challenge.pk)
+    return play_to_turn_of(match, person), robot, create_api_token(robot)[0]
 
 
 async def _cookie(user) -> str:
