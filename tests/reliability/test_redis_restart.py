@@ -66,6 +66,16 @@ def private_stack(django_db_setup: None) -> Iterator[tuple[RedisServer, list]]:
         yield redis_server, processes
 
 
+@pytest.fixture(scope="module")
+def hourly_renewal(django_db_setup: None) -> Iterator[tuple[RedisServer, PrivateAsgiServer]]:
+    """A private Redis and one ASGI server on it that renews its sockets once an hour:
+    its next renewal cannot be what brings a socket up to date."""
+    with started([RedisServer()]) as (redis_server,), started(
+        [PrivateAsgiServer(redis_server.url, PRESENCE_RENEW_SECONDS="3600")]
+    ) as (server,):
+        yield redis_server, server
+
+
 def computer_matches(count: int) -> list:
     """``count`` started matches (no clock) of new players against the easy computer."""
     return [(create_match(user, "easy", variant="time_freedom"), user)
@@ -118,61 +128,56 @@ async def test_redis_restart_during_play(private_stack):
         await assert_frames_hide_secrets(match_id, [(p.you, p.states) for p in pair])
 
 
-async def test_open_sockets_hear_of_the_moves_made_while_redis_was_down(django_db_setup):
+async def test_open_sockets_hear_of_the_moves_made_while_redis_was_down(hourly_renewal):
     """A move made while the channel layer's Redis is down is published to nobody. Once
     Redis is back, the players whose sockets stayed open are sent the match as it is and
-    play on, at once: this server renews its sockets once an hour, so the next renewal
-    cannot be what tells them."""
-    with started([RedisServer()]) as (redis_server,), started(
-        [PrivateAsgiServer(redis_server.url, PRESENCE_RENEW_SECONDS="3600")]
-    ) as (server,):
-        [(match, host, guest)] = await database_sync_to_async(people_matches)(1, "d")
-        players = [Player(user.username, match.pk, await _cookie(user), servers=[server.url])
-                   for user in (host, guest)]
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(p.play(stop)) for p in players]
-        try:
-            await wait_for(lambda: _advanced([match.pk], {match.pk: 4}), 60, "play to start")
-            redis_server.kill()
-            down = (await versions([match.pk]))[match.pk]
-            await wait_for(lambda: _advanced([match.pk], {match.pk: down + 1}), 60,
-                           "a move while Redis is down")
-            await asyncio.to_thread(redis_server.start)
-            back = (await versions([match.pk]))[match.pk]
-            await wait_for(lambda: _advanced([match.pk], {match.pk: back + 6}), 60,
-                           "the match to go on once Redis is back")
-        finally:
-            stop.set()
-            await asyncio.gather(*tasks)
-        assert [p.drops for p in players] == [0, 0], "a socket was closed"
-        check_against_log(players, await move_log(match.pk))
+    play on, at once, on a server whose next renewal is an hour away."""
+    redis_server, server = hourly_renewal
+    [(match, host, guest)] = await database_sync_to_async(people_matches)(1, "d")
+    players = [Player(user.username, match.pk, await _cookie(user), servers=[server.url])
+               for user in (host, guest)]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.play(stop)) for p in players]
+    try:
+        await wait_for(lambda: _advanced([match.pk], {match.pk: 4}), 60, "play to start")
+        redis_server.kill()
+        down = (await versions([match.pk]))[match.pk]
+        await wait_for(lambda: _advanced([match.pk], {match.pk: down + 1}), 60,
+                       "a move while Redis is down")
+        await asyncio.to_thread(redis_server.start)
+        back = (await versions([match.pk]))[match.pk]
+        await wait_for(lambda: _advanced([match.pk], {match.pk: back + 6}), 60,
+                       "the match to go on once Redis is back")
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks)
+    assert [p.drops for p in players] == [0, 0], "a socket was closed"
+    check_against_log(players, await move_log(match.pk))
 
 
-async def test_a_bot_stream_hears_of_the_move_made_while_redis_was_down(django_db_setup):
+async def test_a_bot_stream_hears_of_the_move_made_while_redis_was_down(hourly_renewal):
     """The same for a BOT playing over the API: once Redis is back, its match stream is
     sent the state at its next keep-alive. The person's move is made by the test through
     the services, whose publisher is not on the server's Redis: published to nobody
     there, as a move made while that Redis was down."""
-    with started([RedisServer()]) as (redis_server,), started(
-        [PrivateAsgiServer(redis_server.url, PRESENCE_RENEW_SECONDS="3600")]
-    ) as (server,):
-        match, robot, token = await database_sync_to_async(_person_to_move_against_a_bot)()
-        reader = await asyncio.to_thread(
-            StreamReader, server.url, f"/api/bot/match/{match.pk}/stream", token
+    redis_server, server = hourly_renewal
+    match, robot, token = await database_sync_to_async(_person_to_move_against_a_bot)()
+    reader = await asyncio.to_thread(
+        StreamReader, server.url, f"/api/bot/match/{match.pk}/stream", token
+    )
+    try:
+        first = await asyncio.to_thread(reader.next)
+        assert first["type"] == "state"
+        redis_server.kill()
+        await database_sync_to_async(play_to_turn_of)(match, robot)
+        await asyncio.to_thread(redis_server.start)
+        state = await asyncio.to_thread(
+            reader.wait_for,
+            lambda line: line["type"] == "state" and line["version"] > first["version"], 60,
         )
-        try:
-            first = await asyncio.to_thread(reader.next)
-            assert first["type"] == "state"
-            redis_server.kill()
-            await database_sync_to_async(play_to_turn_of)(match, robot)
-            await asyncio.to_thread(redis_server.start)
-            state = await asyncio.to_thread(
-                reader.wait_for,
-                lambda line: line["type"] == "state" and line["version"] > first["version"], 60,
-            )
-        finally:
-            await asyncio.to_thread(reader.close)
-        assert state["view"]["current_player"] == state["you"]
+    finally:
+        await asyncio.to_thread(reader.close)
+    assert state["view"]["current_player"] == state["you"]
 
 
 def _person_to_move_against_a_bot() -> tuple[Any, Any, str]:
