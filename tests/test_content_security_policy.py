@@ -130,3 +130,19 @@ def test_no_browser_script_writes_a_style_attribute() -> None:
     ]
     assert len(scripts()) > 30
     assert found == []
+
+
+def test_no_browser_test_waits_with_playwrights_own_eval() -> None:
+    """Playwright's ``wait_for_function`` evaluates its expression with ``eval`` from the
+    page as soon as it has to poll, which the policy forbids: a wait whose condition is
+    false at first (a slow server, a loaded machine) fails with an EvalError, as the
+    course's last-match test did waiting for the CSRF cookie in a full run beside two
+    busy processes. The browser tests wait with ``wait_until`` (tests/browser/conftest.py)
+    instead."""
+    calls = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "tests" / "browser").rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\.wait_for_function\(", line)
+    ]
+    assert calls == []

@@ -131,7 +131,7 @@ def test_the_courses_last_match_shows_a_hint_at_each_of_the_learners_turns(
     # The form the course's end shows, sent as learn.js fills it (CSRF token from the
     # cookie, which the page's progress request sets); reaching the end of the course is
     # tested above.
-    page.wait_for_function("document.cookie.split('; ').some((c) => c.startsWith('csrftoken='))")
+    wait_until(page, "document.cookie.split('; ').some((c) => c.startsWith('csrftoken='))")
     page.evaluate("""() => {
       const form = document.querySelector('[data-final-match]');
       form.querySelector('[data-csrf]').value = document.cookie.split('; ')
