@@ -140,8 +140,10 @@ async def test_open_sockets_hear_of_the_moves_made_while_redis_was_down(hourly_r
     tasks = [asyncio.create_task(p.play(stop)) for p in players]
     try:
         await wait_for(lambda: _advanced([match.pk], {match.pk: 4}), 60, "play to start")
-        redis_server.kill()
+        # Read before the kill: a move made between the kill and the read would leave the
+        # other player, who never heard of it, with no move to make while Redis is down.
         down = (await versions([match.pk]))[match.pk]
+        redis_server.kill()
         await wait_for(lambda: _advanced([match.pk], {match.pk: down + 1}), 60,
                        "a move while Redis is down")
         await asyncio.to_thread(redis_server.start)
