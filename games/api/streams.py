@@ -3,7 +3,9 @@ them line by line under ASGI; a synchronous iterator would be consumed whole fir
 
 * ``event_stream``: the account's events (games/api/events.py), first a
   ``matchStart`` for every match in play and a ``challenge`` for every open
-  challenge to the account.
+  challenge to the account. At its next keep-alive after the channel layer
+  reconnected to a restarted Redis it sends the events it missed meanwhile
+  (games/api/catch_up.py), and ends if its token was revoked meanwhile.
 * ``match_stream``: the full ``state`` of the account's seat, then every message the
   WebSocket of that seat gets (docs/protocol.md) from the same channel-layer groups,
   until the match is over; the last line is the final state. While it is open it is
@@ -40,6 +42,7 @@ from ginsite import channel_layer
 
 from . import events
 from . import selectors as api_selectors
+from .catch_up import Told
 
 logger = logging.getLogger(__name__)
 
@@ -91,15 +94,6 @@ class Subscription:
                 await self.layer.group_discard(group, self.channel)
 
 
-def _opening_events(user: Any) -> list[dict[str, Any]]:
-    matches = selectors.active_match_ids(user=user)
-    challenges = api_selectors.challenges_to(user=user)
-    return [
-        *({"type": "matchStart", "match": {"id": pk}} for pk in matches),
-        *({"type": "challenge", "challenge": events.challenge_json(c)} for c in challenges),
-    ]
-
-
 def _token_groups(token_id: int | None) -> list[str]:
     return [] if token_id is None else [events.token_group(token_id)]
 
@@ -119,12 +113,12 @@ async def event_stream(user: Any, token_id: int | None = None) -> AsyncIterator[
     try:
         if await _revoked_meanwhile(token_id):
             return
-        started: set[int] = set()
-        for event in await db(_opening_events)(user):
-            if event["type"] == "matchStart":
-                started.add(event["match"]["id"])
+        told = Told()
+        for event in await db(told.opening)(user):
+            told.sent(event)
             yield line(event)
         joined = time.monotonic()
+        reconnects = channel_layer.reconnections()
         while True:
             message = await subscription.next(keepalive)
             if time.monotonic() - joined >= presence.RENEW_SECONDS:
@@ -132,17 +126,23 @@ async def event_stream(user: Any, token_id: int | None = None) -> AsyncIterator[
                 joined = time.monotonic()
                 with contextlib.suppress(Exception):
                     await subscription.join()
+            if message is None and channel_layer.reconnections() != reconnects:
+                # Redis came back: what was published while it was down reached nobody.
+                reconnects = channel_layer.reconnections()
+                with contextlib.suppress(Exception):  # Redis down again: the next time
+                    await subscription.join()
+                    joined = time.monotonic()
+                if await _revoked_meanwhile(token_id):
+                    return
+                for event in await db(told.missed)(user):
+                    told.sent(event)
+                    yield line(event)
             if message is None:
                 yield KEEPALIVE
             elif message["type"] == "user.logout":
                 return
-            elif message["type"] == "api.event":
-                event = message["event"]
-                if event["type"] == "matchStart":
-                    if event["match"]["id"] in started:
-                        continue
-                    started.add(event["match"]["id"])
-                yield line(event)
+            elif message["type"] == "api.event" and told.sent(message["event"]):
+                yield line(message["event"])
     finally:
         await subscription.close()
 

@@ -145,8 +145,8 @@ def test_a_players_matches_as_ndjson_newest_first():
 
 
 def test_a_challenge_left_unanswered_expires():
+    from games.api.catch_up import Told
     from games.api.models import Challenge
-    from games.api.streams import _opening_events
 
     robo, ann = create_user("robo"), create_user("ann")
     api_services.bot_account_upgrade(user=robo)
@@ -155,7 +155,7 @@ def test_a_challenge_left_unanswered_expires():
     Challenge.objects.filter(pk=old.pk).update(
         created_at=timezone.now() - api_selectors.CHALLENGE_EXPIRY - timedelta(seconds=1)
     )
-    announced = [e["challenge"]["id"] for e in _opening_events(robo)]
+    announced = [e["challenge"]["id"] for e in Told().opening(robo)]
     assert announced == [fresh.pk]
     with pytest.raises(api_services.ApiError, match="expired"):
         api_services.challenge_accept(user=robo, challenge_id=old.pk)

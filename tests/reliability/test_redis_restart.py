@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
+from games.api import events as api_events
 from games.api import services as api_services
 from tests.api.streams import StreamReader
 from tests.factories import (
@@ -180,6 +181,53 @@ async def test_a_bot_stream_hears_of_the_move_made_while_redis_was_down(hourly_r
     finally:
         await asyncio.to_thread(reader.close)
     assert state["view"]["current_player"] == state["you"]
+
+
+async def test_a_bot_event_stream_hears_of_what_happened_while_redis_was_down(hourly_renewal):
+    """A BOT's event stream that stayed open is sent, once Redis is back, the events
+    published to nobody meanwhile: a challenge withdrawn, a new one, a match started,
+    and one of its own challenges declined. The test makes them through the services,
+    whose publisher is not on the server's Redis, as if while that Redis was down."""
+    redis_server, server = hourly_renewal
+    cast, opening, token = await database_sync_to_async(_challenged_bot)()
+    reader = await asyncio.to_thread(StreamReader, server.url, "/api/stream/event", token)
+    try:
+        assert await asyncio.to_thread(reader.next) == opening
+        redis_server.kill()
+        wanted = await database_sync_to_async(_while_down)(**cast)
+        await asyncio.to_thread(redis_server.start)
+        heard = [await asyncio.to_thread(reader.next, 60) for _ in wanted]
+    finally:
+        await asyncio.to_thread(reader.close)
+    assert sorted(heard, key=str) == sorted(wanted, key=str)
+
+
+def _challenged_bot() -> tuple[dict[str, Any], dict[str, Any], str]:
+    """A BOT challenged by ann and challenging bob: who is who, the stream's opening
+    line, the BOT's token."""
+    robot = create_user("e-bot", bot=True)
+    ann, bob = create_user("e-ann"), create_user("e-bob")
+    withdrawn = create_challenge(ann, robot, variant="time_freedom", target=50)
+    declined = create_challenge(robot, bob, variant="time_freedom", target=50)
+    cast = {"robot": robot, "withdrawn": withdrawn, "declined": declined}
+    opening = {"type": "challenge", "challenge": api_events.challenge_json(withdrawn)}
+    return cast, opening, create_api_token(robot)[0]
+
+
+def _while_down(robot: Any, withdrawn: Any, declined: Any) -> list[dict[str, Any]]:
+    """Withdraw, decline, offer and accept challenges; the events the BOT should hear."""
+    ann = withdrawn.challenger
+    api_services.challenge_cancel(user=ann, challenge_id=withdrawn.pk)
+    api_services.challenge_decline(user=declined.dest, challenge_id=declined.pk)
+    offered = create_challenge(create_user("e-carl"), robot, variant="time_freedom", target=50)
+    accepted = create_challenge(ann, robot, variant="time_freedom", target=50)
+    match = api_services.challenge_accept(user=robot, challenge_id=accepted.pk)
+    return [
+        {"type": "challengeCanceled", "challenge": {"id": withdrawn.pk}},
+        {"type": "challengeDeclined", "challenge": {"id": declined.pk}},
+        {"type": "challenge", "challenge": api_events.challenge_json(offered)},
+        {"type": "matchStart", "match": {"id": match.pk}},
+    ]
 
 
 def _person_to_move_against_a_bot() -> tuple[Any, Any, str]:
