@@ -6,7 +6,8 @@
 Each argument is a variant of ``games.bots.policy.Params`` (fields, or the
 evaluation weights ``knockable``, ``gin``, ``danger``; empty: medium's values;
 ``@hard``: a level; ``@expert:margin=1.5,budget=40000``: a search level with fields
-of its ``games.bots.search.Config`` changed) and is played against ``--b`` (a level) on the same
+of its ``games.bots.search.Config`` changed; ``@expert/stock_gain=0.5``: a search level
+whose default player's constants are changed so) and is played against ``--b`` (a level) on the same
 duplicate hands as ``bench.bothands`` deals (same seeds, seats exchanged). Printed per variant: net
 points per hand with its 95% interval. Variants are compared on the same deals,
 so their differences are less noisy than their intervals suggest.
@@ -23,7 +24,7 @@ import sys
 import time
 from typing import Any
 
-from games.bots import choose_action, policy, search
+from games.bots import LEVELS, choose_action, policy, search
 from games.bots.arena import net_per_hand
 from games.bots.heuristics import Weights
 from games.engine import HandState, RuleSet
@@ -31,8 +32,9 @@ from games.engine import HandState, RuleSet
 WEIGHT_FIELDS = {f.name for f in dataclasses.fields(Weights)}
 
 
-def parse_variant(text: str) -> policy.Params:
-    """``'danger=4,shrink=2'`` as Params."""
+def parse_variant(text: str, base: policy.Params | None = None) -> policy.Params:
+    """``'danger=4,shrink=2'`` as Params: medium's, or ``base``'s, with those changes."""
+    base = base or policy.Params()
     fields: dict[str, Any] = {}
     weights: dict[str, float] = {}
     for item in filter(None, text.split(",")):
@@ -43,21 +45,29 @@ def parse_variant(text: str) -> policy.Params:
             fields[name] = int(value)
         else:
             fields[name] = float(value)
-    return policy.Params(weights=Weights(**weights), **fields)
+    return dataclasses.replace(
+        base, weights=dataclasses.replace(base.weights, **weights), **fields
+    )
 
 
 def parse_player(text: str) -> Any:
     """A variant as a player: a level name, (level, search Config) or Params."""
+    if text in LEVELS:
+        return text
     if not text.startswith("@"):
         return parse_variant(text)
-    level, _, changes = text[1:].partition(":")
-    if not changes:
+    text, _, param_changes = text[1:].partition("/")
+    level, _, changes = text.partition(":")
+    if not changes and not param_changes:
         return level
+    config = search.LEVELS[level]
     fields: dict[str, Any] = {}
-    for item in changes.split(","):
+    for item in filter(None, changes.split(",")):
         name, value = item.split("=")
         fields[name] = int(value) if name in ("budget", "alternatives") else float(value)
-    return level, dataclasses.replace(search.LEVELS[level], **fields)
+    if param_changes:
+        fields["params"] = parse_variant(param_changes, config.params)
+    return level, dataclasses.replace(config, **fields)
 
 
 def play_hand(
@@ -87,8 +97,8 @@ def play_hand(
 
 def play_pair(job: tuple[str, str, str, int, int]) -> tuple[str, int, int]:
     """Both hands of pair ``index`` for one variant: (variant, index, its net points)."""
-    variant, b, rules_name, seed, index = job
-    a = parse_player(variant)
+    variant, b_text, rules_name, seed, index = job
+    a, b = parse_player(variant), parse_player(b_text)
     rules = RuleSet.preset(rules_name)
     deal = hashlib.sha256(f"hands:{seed}:{index}".encode()).digest()
     p1 = play_hand(rules, (a, b), deal, index % 2)
@@ -120,7 +130,7 @@ def report(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="+")
-    parser.add_argument("--b", default="medium")
+    parser.add_argument("--b", default="medium", help="a level, or a variant as above")
     parser.add_argument("--rules", default="default")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--start", type=int, default=0, help="first pair's number")

@@ -34,6 +34,9 @@ class Weights:
     knockable: float = 10.0
     gin: float = 8.0
     danger: float = 2.5
+    stock_gain: float = 1.0
+    """A stock draw is valued as the hand after one draw, improved again by this share
+    of that draw's gain."""
 
 
 class Evaluator:
@@ -122,7 +125,7 @@ class Evaluator:
         the expected deadwood after this draw, improved once more at the same rate."""
         now = deadwood(hand10)
         after_one = self.hand_value(hand10)
-        return after_one - (self.shape(now) - after_one)
+        return after_one - self.w.stock_gain * (self.shape(now) - after_one)
 
     def take_value(self, hand10: int, top: int) -> tuple[float, int]:
         """(score, discard) of taking ``top`` and then discarding the best card."""
