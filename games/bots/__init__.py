@@ -7,11 +7,10 @@ for the seat whose ``view`` (``state.player_view(seat)``) is given. Levels:
 * ``medium``: card tracking and heuristics (``games.bots.medium``);
 * ``hard``: medium's heuristics with self-play tuned constants (``games.bots.policy``)
   checked by information-set search over sampled worlds (``games.bots.search``);
-* ``expert``: a default move tuned against hard's (``policy.EXPERT``) with a wider
-  search: more worlds (their deadwood pulled as hard's hands play out:
-  ``games.bots.worlds.SQUARE_PULL``), one more alternative discard, a lower margin to
-  leave the default move, and outcomes valued by the chance of winning the match
-  (``games.bots.equity``) when the score is given.
+* ``expert``: the same default move with a wider search: more worlds (their deadwood
+  pulled as hard's hands play out: ``games.bots.worlds.SQUARE_PULL``), one more
+  alternative discard, a lower margin to leave the default move, and outcomes valued
+  by the chance of winning the match (``games.bots.equity``) when the score is given.
 
 Bots are stateless and see only the view (the public history is in it). They work
 on a deep copy, so nothing they do can reach or change the caller's objects. The

@@ -71,12 +71,6 @@ TUNED = Params(weights=Weights(gin=14.0), full_turns=3, shrink=2.0, floor=0)
 """Tuned by self-play against medium on duplicate hands (``bench/bottune.py``): the
 full knock limit for one opponent turn longer, then 2 points less per turn down to
 gin only, and a larger reward for a gin hand."""
-EXPERT = Params(
-    weights=Weights(gin=14.0, stock_gain=0.5), full_turns=4, shrink=2.0, floor=0
-)
-"""Tuned by self-play against ``TUNED`` on duplicate hands: the full knock limit for
-one more opponent turn, and a stock draw valued by half of its second improvement, so
-the discard is taken more often (docs/benchmarks-log.md, "The ladder")."""
 
 
 def choose_draw(k: Knowledge, ev: Evaluator, legal: list[Action], p: Params) -> Action:

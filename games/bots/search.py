@@ -86,16 +86,15 @@ LEVELS = {
     "hard": Config(budget=6000, alternatives=2),
     "expert": Config(
         budget=40000, alternatives=4, margin=1.5, oversample=4, match_aware=True,
-        pull=SQUARE_PULL, params=policy.EXPERT,
+        pull=SQUARE_PULL,
     ),
 }
-"""Expert's default move is that of a player tuned against hard's (``policy.EXPERT``:
-it takes the discard more often and knocks with the full limit one turn longer), and
-it searches more of it: more simulated turns, one more discard, worlds drawn four for
-one and pulled as hard's hands play out, and a lower margin; and it plays for the
-match, not for the hand's points (docs/benchmarks-log.md, "The ladder (issue 16)").
-It keeps the default cap of ``max_worlds``: a higher cap took its decisions past the
-one-second target (the decision times: docs/benchmarks.md, "Computer opponents")."""
+"""Expert plays the same default move as hard and searches more of it: more simulated
+turns, one more discard, worlds drawn four for one and pulled as hard's hands play
+out, and a lower margin; and it plays for the match, not for the hand's points
+(docs/benchmarks-log.md, "The ladder (issue 16)"). It keeps the default cap of
+``max_worlds``: a higher cap took its decisions past the one-second target (the
+decision times: docs/benchmarks.md, "Computer opponents")."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
