@@ -82,3 +82,21 @@ def test_elo_difference_of_a_win_rate() -> None:
     assert arena.elo_difference(0.5) == 0
     assert round(arena.elo_difference(0.76)) == 200
     assert arena.elo_difference(0.24) == -arena.elo_difference(0.76)
+
+
+def test_tuning_reads_levels_search_variants_and_heuristic_variants() -> None:
+    from dataclasses import replace
+
+    from bench.bottune import parse_player
+    from games.bots import policy, search
+
+    assert parse_player("hard") == "hard" and parse_player("@expert") == "expert"
+    level, config = parse_player("@expert:margin=1/stock_gain=0.5,full_turns=4")
+    expert = search.LEVELS["expert"]
+    assert (level, config.margin, config.budget) == ("expert", 1.0, expert.budget)
+    weights = replace(expert.params.weights, stock_gain=0.5)
+    assert config.params == replace(expert.params, weights=weights, full_turns=4)
+    # A heuristic variant starts from medium's constants.
+    assert parse_player("gin=14") == replace(
+        policy.MEDIUM, weights=replace(policy.MEDIUM.weights, gin=14.0)
+    )
