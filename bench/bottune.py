@@ -3,14 +3,15 @@
     python -m bench.bottune --b medium --pairs 600 --seed 7 --jobs 2 \
         'danger=4' 'take_margin=1,shrink=2' ...
 
-Each argument is a variant of ``games.bots.policy.Params`` (fields, or the
-evaluation weights ``knockable``, ``gin``, ``danger``; empty: medium's values;
-``@hard``: a level; ``@expert:margin=1.5,budget=40000``: a search level with fields
-of its ``games.bots.search.Config`` changed; ``@expert/stock_gain=0.5``: a search level
-whose default player's constants are changed so) and is played against ``--b`` (a level) on the same
-duplicate hands as ``bench.bothands`` deals (same seeds, seats exchanged). Printed per variant: net
-points per hand with its 95% interval. Variants are compared on the same deals,
-so their differences are less noisy than their intervals suggest.
+Each argument is a variant of ``games.bots.policy.Params`` (fields, or the evaluation
+weights ``knockable``, ``gin``, ``danger``, ``stock_gain``; empty: medium's values;
+``@hard``: a level; ``@expert:margin=1.5,budget=40000``: a search level with fields of
+its ``games.bots.search.Config`` changed; ``@expert/stock_gain=0.5``: a search level
+whose default player's constants are changed so) and is played against ``--b`` (a
+level, or a variant) on the same duplicate hands as ``bench.bothands`` deals (same
+seeds, seats exchanged). Printed per variant: net points per hand with its 95%
+interval. Variants are compared on the same deals, so their differences are less
+noisy than their intervals suggest.
 """
 
 from __future__ import annotations
