@@ -121,17 +121,17 @@ async def event_stream(user: Any, token_id: int | None = None) -> AsyncIterator[
         reconnects = channel_layer.reconnections()
         while True:
             message = await subscription.next(keepalive)
+            # Redis came back: what was published while it was down reached nobody.
+            missed = message is None and channel_layer.reconnections() != reconnects
+            if missed:
+                reconnects = channel_layer.reconnections()
+                joined = time.monotonic() - presence.RENEW_SECONDS  # join again now
             if time.monotonic() - joined >= presence.RENEW_SECONDS:
                 # In its groups again: a Redis restart empties the channel layer's groups.
                 joined = time.monotonic()
                 with contextlib.suppress(Exception):
                     await subscription.join()
-            if message is None and channel_layer.reconnections() != reconnects:
-                # Redis came back: what was published while it was down reached nobody.
-                reconnects = channel_layer.reconnections()
-                with contextlib.suppress(Exception):  # Redis down again: the next time
-                    await subscription.join()
-                    joined = time.monotonic()
+            if missed:
                 if await _revoked_meanwhile(token_id):
                     return
                 for event in await db(told.missed)(user):
