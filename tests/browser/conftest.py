@@ -14,16 +14,19 @@ highest deadwood card.
 from __future__ import annotations
 
 import fcntl
+import os
 import re
 import subprocess
+import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from playwright.sync_api import Browser, Error, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Error, Page, Playwright, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 T = TypeVar("T")
@@ -74,8 +77,57 @@ def _database_activity() -> str:
         return f"(could not read pg_stat_activity: {error})"
 
 
+class Chromium:
+    """The session's Chromium, launched again if a test's teardown had to kill it.
+
+    Closing a context has hung once in a full run (Playwright's ``context.close()``
+    waited 900 s for Chromium, after a test that had passed). ``close`` therefore
+    gives the contexts ``CLOSE_SECONDS``; past that it kills this Chromium (found by
+    the switch ``--gin-test-session=<our pid>``, so another run's is never touched),
+    which ends the waiting call, and the next test gets a new one."""
+
+    CLOSE_SECONDS = 30.0
+
+    def __init__(self, playwright: Playwright) -> None:
+        self.playwright = playwright
+        self.marker = f"--gin-test-session={os.getpid()}"
+        self.current: Browser | None = None
+        self.killed = threading.Event()
+
+    def get(self) -> Browser:
+        if self.current is None or not self.current.is_connected():
+            self.killed.clear()
+            self.current = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, self.marker])
+        return self.current
+
+    def close(self, contexts: list[BrowserContext]) -> None:
+        watchdog = threading.Timer(self.CLOSE_SECONDS, self._kill)
+        watchdog.start()
+        try:
+            for context in contexts:
+                try:
+                    context.close()
+                except Error:
+                    if not self.killed.is_set():
+                        raise
+        finally:
+            watchdog.cancel()
+        if self.killed.is_set():
+            warnings.warn(f"closing a browser context took over {self.CLOSE_SECONDS:.0f} s:"
+                          " Chromium was killed and is launched again", stacklevel=2)
+
+    def _kill(self) -> None:
+        self.killed.set()
+        subprocess.run(["pkill", "-KILL", "-f", "--", self.marker], check=False)
+
+    def quit(self) -> None:
+        if self.current is not None and self.current.is_connected():
+            self.current.close()
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def chromium() -> Iterator[Chromium]:
     # Playwright's sync API keeps an event loop running in this thread from here on,
     # so Django's async-safety check would refuse the tests' ORM calls and the
     # database flush after each test. Allowed only while Playwright runs, which is
@@ -83,11 +135,16 @@ def browser() -> Iterator[Browser]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            launcher = Chromium(playwright)
             try:
-                yield chromium
+                yield launcher
             finally:
-                chromium.close()
+                launcher.quit()
+
+
+@pytest.fixture
+def browser(chromium: Chromium) -> Browser:
+    return chromium.get()
 
 
 @pytest.fixture
@@ -97,7 +154,7 @@ def site(live_asgi_server: Any, live_celery_worker: Any) -> Any:
 
 
 @pytest.fixture
-def new_page(browser: Browser) -> Iterator[Any]:
+def new_page(chromium: Chromium, browser: Browser) -> Iterator[Any]:
     """``new_page(viewport)``: a page in a fresh context (its own cookies)."""
     contexts = []
 
@@ -116,8 +173,7 @@ def new_page(browser: Browser) -> Iterator[Any]:
         return page
 
     yield make
-    for context in contexts:
-        context.close()
+    chromium.close(contexts)
     wait_for_the_site_to_settle()
 
 
