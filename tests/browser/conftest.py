@@ -91,6 +91,7 @@ class Chromium:
     def __init__(self, playwright: Playwright) -> None:
         self.playwright = playwright
         self.marker = f"--gin-test-session={os.getpid()}"
+        self.pattern = f"{self.marker}( |$)"  # for pkill -f: not another pid that begins so
         self.current: Browser | None = None
         self.killed = threading.Event()
 
@@ -119,7 +120,7 @@ class Chromium:
 
     def _kill(self) -> None:
         self.killed.set()
-        subprocess.run(["pkill", "-KILL", "-f", "--", self.marker], check=False)
+        subprocess.run(["pkill", "-KILL", "-f", "--", self.pattern], check=False)
 
     def quit(self) -> None:
         if self.current is not None and self.current.is_connected():

@@ -18,7 +18,7 @@ def test_a_chromium_that_stops_answering_is_killed_and_launched_again(
     hung = chromium.get()
     context = hung.new_context(viewport=DESKTOP)
     context.new_page().set_content("<p>before</p>")
-    subprocess.run(["pkill", "-STOP", "-f", "--", chromium.marker], check=True)
+    subprocess.run(["pkill", "-STOP", "-f", "--", chromium.pattern], check=True)
 
     with pytest.warns(UserWarning, match="Chromium was killed"):
         chromium.close([context])
