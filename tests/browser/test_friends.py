@@ -128,6 +128,33 @@ def test_the_lobby_opens_one_socket_and_its_bell_hears_a_challenge_live(
     assert len(sockets) == 1 and alice.pk != bob.pk
 
 
+def test_the_lobby_bell_is_live_even_when_its_script_comes_after_the_socket_spoke(
+    site: Any, new_page: Any
+) -> None:
+    """The bell on the lobby hears the lobby's socket whatever order the page's scripts
+    arrive in: here the bell's script is held back, up to 5 s, while the lobby may
+    open its socket and send the unread count (it did, once, under load: the count
+    went by before the bell listened, and the bell stayed dead)."""
+    create_user("alice", PASSWORD)
+    page = new_page(service_workers="block")  # every script request reaches the route
+    sign_in(page, site.url, "alice")
+    live_bell(page)
+    held: list[Any] = []
+    heard: list[str] = []
+    page.route("**/social/notifications.js", lambda route: held.append(route))
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda p: heard.append(str(p))))
+    page.goto(f"{site.url}/", wait_until="commit")
+    deadline = time.monotonic() + 5
+    while not (held and any('"unread"' in frame for frame in heard)):
+        if time.monotonic() > deadline and held:
+            break  # the lobby waits for the bell's script before it opens its socket
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    live_bell(page)
+    page.locator("[data-chat][data-state=live]").wait_for()
+    assert not page.js_errors
+
+
 def alice_in_the_lobby(new_page: Any, site: Any, viewport: Any) -> tuple[Any, list[str]]:
     """alice signed in, her lobby's socket open; the addresses of the sockets her page
     opens from then on."""
