@@ -1,6 +1,7 @@
 """Branching the real hand: where two players would decide differently, which wins more.
 
-    python -m bench.botbranches --a expert --b hard --pairs 8 --seed 9101 --jobs 2
+    python -m bench.botbranches --a expert --b hard --pairs 8 --seed 9101 --jobs 2 \
+        [--cont hard] [--level 'expert/chase_below=3']
 
 ``--a`` plays matches to 100 against ``--b`` on the arena's duplicate deals
 (``games.bots.arena``). At each of ``--a``'s decisions after its draw (a discard or a
@@ -10,14 +11,16 @@ the hand is played out by ``--cont`` for both seats (hard by default), with the 
 random generators and the true stock, so the two branches differ by that one decision
 only. Where a knock without gin is legal, knocking and waiting (the default player's
 best discard) are branched the same way, whatever ``--a`` did. The match itself goes
-on with ``--a``'s action.
+on with ``--a``'s action. ``--level`` changes a search level for the run, as
+``bench/botarena.py``'s does.
 
 Printed, in hand points of ``--a``'s seat with 95% intervals (the hands are the units,
 so decisions of one hand are not counted as independent):
 * ``a minus b``: ``--a``'s action minus ``--b``'s, overall, by kind (a discard against
   a discard, a knock against a discard, ...) and by phase (the opponent's turns so far:
   early at most 3, mid at most 7, late after);
-* ``knock minus wait``: by deadwood and phase, split by whether the default player
+* ``knock minus wait``: by deadwood and the opponent's turns so far (two at a time),
+  split by whether the default player
   (``games.bots.policy``, ``--a``'s search level's ``Params``) would knock.
 
 A decision's value here is what it won on the cards that really lay, with the rest of
@@ -35,6 +38,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from bench.bottune import parse_player
 from games.bots import choose_action, policy, search
 from games.bots.arena import deal_seed, net_per_hand
 from games.bots.cards import TEXT
@@ -110,7 +114,9 @@ def branch(
         best = TEXT[Evaluator(k, params.weights).discard_scores(k.hand, forbidden)[0][1]]
         wait = next(a for a in legal if a["type"] == "discard" and a["card"] == best)
         default = "default knocks" if policy.should_knock(k, knock, params) else "default waits"
-        key = f"{default}, deadwood {deadwood_band(knock[0])}, {phase(k.opp_turns)}"
+        turns = min(k.opp_turns // 2 * 2, 10)
+        turns_text = f"{turns}-{turns + 1}" if turns < 10 else "10+"
+        key = f"{default}, deadwood {deadwood_band(knock[0])}, opponent turns {turns_text}"
         rows.append(("knock minus wait", key, value(knock[1]) - value(wait)))
     return action, rows
 
@@ -175,7 +181,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pairs", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--level", action="append", default=[])
     options = parser.parse_args(argv)
+    for text in options.level:
+        level, config = parse_player(f"@{text}")
+        search.LEVELS[level] = config  # the worker processes are forked with it
     work = [
         (options.a, options.b, options.cont, options.seed, pair, swapped)
         for pair in range(options.pairs)
