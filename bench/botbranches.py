@@ -1,11 +1,14 @@
 """Branching the real hand: where two players would decide differently, which wins more.
 
     python -m bench.botbranches --a expert --b hard --pairs 8 --seed 9101 --jobs 2 \
-        [--cont hard] [--level 'expert/chase_below=3']
+        [--cont hard] [--level 'expert:margin=1']
+    python -m bench.botbranches --a '@hard/full_turns=4' --b hard --pairs 20 --seed 9103
 
 ``--a`` plays matches to 100 against ``--b`` on the arena's duplicate deals
-(``games.bots.arena``). At each of ``--a``'s decisions after its draw (a discard or a
-knock), the action ``--b`` would take from the same view is asked too; where they
+(``games.bots.arena``); either may be a variant, written as ``bench/bottune.py``
+writes one. At each of ``--a``'s decisions after its draw (a discard or a knock), the
+action ``--b`` would take from the same view, with the same random generator, is asked
+too (so a variant differs from its level only where its change does); where they
 differ, the hand is branched there: each of the two actions is played, and the rest of
 the hand is played out by ``--cont`` for both seats (hard by default), with the same
 random generators and the true stock, so the two branches differ by that one decision
@@ -74,6 +77,28 @@ def hand_value(match: MatchState, me: int, cont: str, tag: str) -> int:
         move += 1
 
 
+def decide(
+    player: Any, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,
+    scores: tuple[int, int],
+) -> dict[str, Any]:
+    """The action of ``player`` (``bench.bottune.parse_player``'s: a level name, a search
+    level with its Config, or a heuristic player's Params)."""
+    if isinstance(player, str):
+        return choose_action(player, view, legal, rng, scores=scores)
+    if isinstance(player, tuple):
+        return search.choose(view, legal, rng, level=player[0], config=player[1], scores=scores)
+    return policy.choose(view, legal, rng, player)
+
+
+def default_params(player: Any) -> policy.Params:
+    """The heuristic player whose move is ``player``'s default."""
+    if isinstance(player, tuple):
+        return player[1].params
+    if isinstance(player, policy.Params):
+        return player
+    return search.LEVELS[player].params if player in search.LEVELS else policy.MEDIUM
+
+
 def phase(opp_turns: int) -> str:
     return "early" if opp_turns <= 3 else "mid" if opp_turns <= 7 else "late"
 
@@ -83,15 +108,16 @@ def deadwood_band(deadwood: int) -> str:
 
 
 def branch(
-    match: MatchState, seat: int, a_level: str, b_level: str, cont: str, tag: str,
-    rng: random.Random,
+    match: MatchState, seat: int, a: Any, b: Any, cont: str, tag: str, rng: random.Random,
 ) -> tuple[dict[str, Any], list[Row]]:
-    """``a_level``'s action at this decision, and the rows of its branches."""
+    """``a``'s action at this decision, and the rows of its branches."""
     hand = match.hand
     assert hand is not None
     view, legal = hand.player_view(seat), hand.legal_actions()
     scores = match.score.hand_points
-    action = choose_action(a_level, view, legal, rng, scores=scores)
+    b_rng = random.Random()
+    b_rng.setstate(rng.getstate())
+    action = decide(a, view, legal, rng, scores)
     k = read_view(view)
     if k.phase in ("first_turn", "draw"):
         return action, []
@@ -101,7 +127,7 @@ def branch(
         after, _events = match.apply(seat, chosen)
         return hand_value(after, seat, cont, tag)
 
-    other = choose_action(b_level, view, legal, random.Random(f"{tag}:b"), scores=scores)
+    other = decide(b, view, legal, b_rng, scores)
     if other != action:
         diff = value(action) - value(other)
         kind = f"{action['type']} vs {other['type']}"
@@ -109,7 +135,7 @@ def branch(
                  ("a minus b", f"{kind}, {phase(k.opp_turns)}", diff)]
     knock = knock_card(k.hand, legal)
     if knock is not None and knock[0] > 0:
-        params = search.LEVELS[a_level].params if a_level in search.LEVELS else policy.MEDIUM
+        params = default_params(a)
         forbidden = 1 << k.taken if k.taken is not None else 0
         best = TEXT[Evaluator(k, params.weights).discard_scores(k.hand, forbidden)[0][1]]
         wait = next(a for a in legal if a["type"] == "discard" and a["card"] == best)
@@ -123,9 +149,10 @@ def branch(
 
 def play_match(job: tuple[str, str, str, int, int, bool]) -> list[list[Row]]:
     """One match of the pair (seats exchanged when ``swapped``): per hand, its rows."""
-    a_level, b_level, cont, seed, pair, swapped = job
+    a_text, b_text, cont, seed, pair, swapped = job
+    a, b = parse_player(a_text), parse_player(b_text)
     rules = RuleSet.preset("default")
-    levels = (b_level, a_level) if swapped else (a_level, b_level)
+    players = (b, a) if swapped else (a, b)
     me = 1 if swapped else 0
     match = MatchState.start(rules, first_dealer=0, seed=deal_seed(seed, pair, 0))
     hands: list[list[Row]] = [[]]
@@ -136,13 +163,11 @@ def play_match(job: tuple[str, str, str, int, int, bool]) -> list[list[Row]]:
         rng = random.Random(f"{seed}:{pair}:{swapped}:{match.hand_number - 1}:{move}")
         if seat == me:
             tag = f"branch:{seed}:{pair}:{swapped}:{match.hand_number}:{move}"
-            action, rows = branch(match, seat, a_level, b_level, cont, tag, rng)
+            action, rows = branch(match, seat, a, b, cont, tag, rng)
             hands[-1].extend(rows)
         else:
-            action = choose_action(
-                levels[seat], hand.player_view(seat), hand.legal_actions(), rng,
-                scores=match.score.hand_points,
-            )
+            view, legal = hand.player_view(seat), hand.legal_actions()
+            action = decide(players[seat], view, legal, rng, match.score.hand_points)
         match, _events = match.apply(seat, action)
         move += 1
         if match.hand is not None and match.hand.is_over:

@@ -18,6 +18,14 @@ def test_a_level_against_itself_is_never_branched_and_every_knock_is() -> None:
     assert {key.split(",")[0] for _table, key, _diff in rows} <= {"default knocks", "default waits"}
 
 
+def test_a_variant_differs_from_its_level_only_where_its_change_does() -> None:
+    # Medium knocking at the full limit two opponent turns longer: only knocks differ.
+    hands = botbranches.play_match(("full_turns=4", "medium", "easy", 4, 0, True))
+    kinds = {key for hand in hands for table, key, _ in hand if table == "a minus b"}
+    assert "all" in kinds and "discard vs discard" not in kinds
+    assert kinds & {"discard vs knock", "knock vs discard"}
+
+
 def test_a_branch_is_the_hand_played_out_the_same_way_every_time() -> None:
     match = MatchState.start(RuleSet.preset("default"), first_dealer=0, seed=deal_seed(4, 0, 0))
     first = botbranches.hand_value(match, 0, "easy", "tag")
