@@ -138,7 +138,7 @@ def branch(
         params = default_params(a)
         forbidden = 1 << k.taken if k.taken is not None else 0
         best = TEXT[Evaluator(k, params.weights).discard_scores(k.hand, forbidden)[0][1]]
-        wait = next(a for a in legal if a["type"] == "discard" and a["card"] == best)
+        wait = next(x for x in legal if x["type"] == "discard" and x["card"] == best)
         default = "default knocks" if policy.should_knock(k, knock, params) else "default waits"
         turns = min(k.opp_turns // 2 * 2, 10)
         turns_text = f"{turns}-{turns + 1}" if turns < 10 else "10+"
