@@ -16,15 +16,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from bench.bottune import parse_player
-from games.bots import search
+from bench.bottune import set_levels
 from games.bots.arena import main
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--level", action="append", default=[])
     options, rest = parser.parse_known_args()
-    for text in options.level:
-        level, config = parse_player(f"@{text}")
-        search.LEVELS[level] = config  # the worker processes are forked with it
+    set_levels(options.level)  # the worker processes are forked with it
     sys.exit(main(rest))

@@ -41,7 +41,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from bench.bottune import parse_player
+from bench.bottune import decide, parse_player, set_levels
 from games.bots import choose_action, policy, search
 from games.bots.arena import deal_seed, net_per_hand
 from games.bots.cards import TEXT
@@ -77,19 +77,6 @@ def hand_value(match: MatchState, me: int, cont: str, tag: str) -> int:
         move += 1
 
 
-def decide(
-    player: Any, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random,
-    scores: tuple[int, int],
-) -> dict[str, Any]:
-    """The action of ``player`` (``bench.bottune.parse_player``'s: a level name, a search
-    level with its Config, or a heuristic player's Params)."""
-    if isinstance(player, str):
-        return choose_action(player, view, legal, rng, scores=scores)
-    if isinstance(player, tuple):
-        return search.choose(view, legal, rng, level=player[0], config=player[1], scores=scores)
-    return policy.choose(view, legal, rng, player)
-
-
 def default_params(player: Any) -> policy.Params:
     """The heuristic player whose move is ``player``'s default."""
     if isinstance(player, tuple):
@@ -123,9 +110,16 @@ def branch(
         return action, []
     rows: list[Row] = []
 
+    values: dict[tuple[str, str | None], int] = {}
+
     def value(chosen: dict[str, Any]) -> int:
-        after, _events = match.apply(seat, chosen)
-        return hand_value(after, seat, cont, tag)
+        """The hand played out after ``chosen`` (once per action: a's action is often
+        the wait or the knock too)."""
+        key = (chosen["type"], chosen.get("card"))
+        if key not in values:
+            after, _events = match.apply(seat, chosen)
+            values[key] = hand_value(after, seat, cont, tag)
+        return values[key]
 
     other = decide(b, view, legal, b_rng, scores)
     if other != action:
@@ -208,9 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--level", action="append", default=[])
     options = parser.parse_args(argv)
-    for text in options.level:
-        level, config = parse_player(f"@{text}")
-        search.LEVELS[level] = config  # the worker processes are forked with it
+    set_levels(options.level)
     work = [
         (options.a, options.b, options.cont, options.seed, pair, swapped)
         for pair in range(options.pairs)

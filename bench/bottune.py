@@ -71,6 +71,30 @@ def parse_player(text: str) -> Any:
     return level, dataclasses.replace(config, **fields)
 
 
+def decide(
+    player: Any,
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    scores: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """The action of ``player`` (``parse_player``'s: a level name, a search level with
+    its Config, or a heuristic player's Params); ``scores`` as ``choose_action`` takes."""
+    if isinstance(player, str):
+        return choose_action(player, view, legal, rng, scores=scores)
+    if isinstance(player, tuple):
+        return search.choose(view, legal, rng, level=player[0], config=player[1], scores=scores)
+    return policy.choose(view, legal, rng, player)
+
+
+def set_levels(texts: list[str]) -> None:
+    """Change search levels for this run: each text is a search variant without its
+    ``@`` (``'expert:margin=1/stock_gain=0.5'``); forked worker processes inherit it."""
+    for text in texts:
+        level, config = parse_player(f"@{text}")
+        search.LEVELS[level] = config
+
+
 def play_hand(
     rules: RuleSet, players: tuple[Any, Any], seed: bytes, dealer: int
 ) -> list[int]:
@@ -80,14 +104,7 @@ def play_hand(
     while not state.is_over:
         seat = state.current_player
         rng = random.Random(f"{seed.hex()}:{move}")
-        player = players[seat]
-        view, legal = state.player_view(seat), state.legal_actions()
-        if isinstance(player, str):
-            action = choose_action(player, view, legal, rng)
-        elif isinstance(player, tuple):
-            action = search.choose(view, legal, rng, level=player[0], config=player[1])
-        else:
-            action = policy.choose(view, legal, rng, player)
+        action = decide(players[seat], state.player_view(seat), state.legal_actions(), rng)
         state, _ = state.apply(action)
         move += 1
     points = [0, 0]
