@@ -11,7 +11,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games.engine import RuleSet
-from games.models import Hand, Match, Move
+from games.models import Hand, Match, Move, Seat
 from tests.factories import create_match, create_user
 from tests.games.helpers import states_by_version
 from tests.games.sockets import session_cookie
@@ -34,6 +34,18 @@ def cookie(user: Any) -> str:
 @database_sync_to_async
 def versions(match_ids: list[int]) -> dict[int, int]:
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+
+@database_sync_to_async
+def waiting_on(match_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """Per match: the seat to move, whether it is the computer's, and the clock check
+    planned (for a failure's message: who the match waits for)."""
+    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "current_seat", "clock_due_at")
+    bots = set(
+        Seat.objects.filter(match_id__in=match_ids).exclude(bot_level="")
+        .values_list("match_id", "index")
+    )
+    return {pk: (seat, (pk, seat) in bots, due) for pk, seat, due in rows}
 
 
 @database_sync_to_async

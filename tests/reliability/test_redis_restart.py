@@ -44,6 +44,7 @@ from tests.reliability.common import (
     people_matches,
     versions,
     wait_for,
+    waiting_on,
 )
 from tests.reliability.players import Player, check_against_log
 from tests.reliability.servers import (
@@ -116,7 +117,9 @@ async def test_redis_restart_during_play(private_stack):
                     for p in players]
             raise AssertionError(
                 f"{error}: versions {await versions(ids)} (at restart {after}), players "
-                f"{seen}, restarted {supervisor.restarts}"
+                f"{seen}, restarted {supervisor.restarts}, waiting on (seat, computer's, "
+                f"clock check) {await waiting_on(ids)}"
+                + "".join(f"\n--- {p.name} ---\n{p.log()}" for p in processes)
             ) from error
     finally:
         stop.set()
