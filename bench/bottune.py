@@ -51,8 +51,17 @@ def parse_variant(text: str, base: policy.Params | None = None) -> policy.Params
     )
 
 
+@dataclasses.dataclass(frozen=True)
+class Sight:
+    """A player that is also shown the opponent's cards."""
+
+    player: Any
+
+
 def parse_player(text: str) -> Any:
-    """A variant as a player: a level name, (level, search Config) or Params."""
+    """A variant as a player: a level name, (level, search Config), Params or Sight."""
+    if text.startswith("sight:"):
+        return Sight(parse_player(text.removeprefix("sight:")))
     if text in LEVELS:
         return text
     if not text.startswith("@"):
@@ -104,7 +113,11 @@ def play_hand(
     while not state.is_over:
         seat = state.current_player
         rng = random.Random(f"{seed.hex()}:{move}")
-        action = decide(players[seat], state.player_view(seat), state.legal_actions(), rng)
+        player, view = players[seat], state.player_view(seat)
+        if isinstance(player, Sight):
+            view["opponent_known_cards"] = [str(card) for card in state.hands[1 - seat]]
+            player = player.player
+        action = decide(player, view, state.legal_actions(), rng)
         state, _ = state.apply(action)
         move += 1
     points = [0, 0]

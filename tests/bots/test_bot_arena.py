@@ -100,3 +100,28 @@ def test_tuning_reads_levels_search_variants_and_heuristic_variants() -> None:
     assert parse_player("gin=14") == replace(
         policy.MEDIUM, weights=replace(policy.MEDIUM.weights, gin=14.0)
     )
+
+
+def test_a_tuning_player_with_sight_is_shown_the_opponents_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bench import bottune
+
+    assert bottune.parse_player("sight:@hard") == bottune.Sight("hard")
+    seen: list[list[str]] = []
+    decide = bottune.decide
+
+    def spy(player, view, legal, rng, scores=None):  # type: ignore[no-untyped-def]
+        if view["seat"] == 0:
+            seen.append(view["opponent_known_cards"])
+        return decide(player, view, legal, rng, scores)
+
+    monkeypatch.setattr(bottune, "decide", spy)
+    rules = bottune.RuleSet.preset("default")
+    medium = bottune.parse_player("")
+    bottune.play_hand(rules, (bottune.Sight(medium), medium), b"\x07" * 32, 0)
+    assert seen and all(len(known) >= 10 for known in seen)
+    # Without sight it knows only what the opponent picked from the pile.
+    seen.clear()
+    bottune.play_hand(rules, (medium, medium), b"\x07" * 32, 0)
+    assert seen and all(len(known) < 10 for known in seen)
