@@ -74,8 +74,7 @@ def parse_player(text: str) -> Any:
     fields: dict[str, Any] = {}
     for item in filter(None, changes.split(",")):
         name, value = item.split("=")
-        integer = name in ("budget", "alternatives", "discard_model")
-        fields[name] = int(value) if integer else float(value)
+        fields[name] = int(value) if name in ("budget", "alternatives") else float(value)
     if param_changes:
         fields["params"] = parse_variant(param_changes, config.params)
     return level, dataclasses.replace(config, **fields)

@@ -34,22 +34,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.bots import policy
-from games.bots.behaviour import last_discard
 from games.bots.cards import INDEX, TEXT
 from games.bots.equity import Equity
 from games.bots.heuristics import Evaluator
 from games.bots.knowledge import Knowledge, read_view
 from games.bots.playout import DISCARD, DRAW, OFFER, knock_value, playout
 from games.bots.policy import find, knock_card
-from games.bots.worlds import (
-    LINEAR_PULL,
-    SQUARE_PULL,
-    Pull,
-    pool_worlds,
-    posterior_pool,
-    sample_worlds,
-    sim_rules,
-)
+from games.bots.worlds import LINEAR_PULL, SQUARE_PULL, Pull, sample_worlds, sim_rules
 
 Action = dict[str, Any]
 Move = tuple[str, int]
@@ -79,9 +70,6 @@ class Config:
     (``games.bots.worlds.sample_worlds``); 1: every world drawn is played, weighted."""
     pull: Pull = LINEAR_PULL
     """The deadwood pull of the sampled worlds (``games.bots.worlds.Pull``)."""
-    discard_model: int = 0
-    """With n > 0, the opponent's hands are drawn from a pool of n, weighted also by how
-    well each explains the opponent's last discard (``games.bots.behaviour``); 0: off."""
     match_aware: bool = False
     """Outcomes are valued by the chance of winning the match (``games.bots.equity``)
     rather than by points, when the caller gives the match score; near the end of a
@@ -122,7 +110,6 @@ class Search:
         rng: random.Random,
         config: Config,
         worth: Callable[[int], float] | None = None,
-        pool: list[tuple[float, int]] | None = None,
     ) -> None:
         self.k = k
         self.rng = rng
@@ -130,8 +117,6 @@ class Search:
         self.worth = worth
         """Turns a playout's points into the value averaged (None: the points)."""
         self.rules = sim_rules(k)
-        self.pool = pool
-        """(weight, opponent's hand) to draw the worlds' hands from (None: the card model)."""
         self.me = k.seat
         self.opp = 1 - k.seat
         self.my_limits = tuple(
@@ -148,12 +133,7 @@ class Search:
         played = used = 0
         config = self.config
         while played < MIN_WORLDS or (used < config.budget and played < config.max_worlds):
-            if self.pool:
-                worlds = pool_worlds(self.k, self.rng, self.pool, played, WORLD_BATCH)
-            else:
-                worlds = sample_worlds(
-                    self.k, self.rng, WORLD_BATCH, config.pull, config.oversample
-                )
+            worlds = sample_worlds(self.k, self.rng, WORLD_BATCH, config.pull, config.oversample)
             for weight, opp_hand, stock in worlds:
                 base = 0.0
                 for index, move in enumerate(moves):
@@ -267,31 +247,14 @@ def choose(
         moves.insert(0, ("knock", INDEX[knock[1]["card"]]))
     elif knock is not None and equity is not None and equity.endgame(ENDGAME_NEED):
         moves.append(("knock", INDEX[knock[1]["card"]]))
-    if len(moves) == 1:
-        best = moves[0]
-    else:
-        search = Search(k, rng, config, equity, opponent_pool(view, k, rng, config))
-        best = search.pick(moves)
+    search = Search(k, rng, config, equity)
+    best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None
         return knock[1]
     action = find(legal, type="discard", card=TEXT[best[1]])
     assert action is not None
     return action
-
-
-def opponent_pool(
-    view: dict[str, Any], k: Knowledge, rng: random.Random, config: Config
-) -> list[tuple[float, int]] | None:
-    """The weighted opponent hands of ``Config.discard_model`` (None when off, or when
-    the opponent has not discarded since our last turn)."""
-    if not config.discard_model or k.opp_unknown <= 0:
-        return None
-    model = last_discard(view, config.params.weights)
-    if model is None:
-        return None
-    pool = posterior_pool(k, rng, config.discard_model, config.pull, model.likelihood)
-    return pool if any(weight > 0 for weight, _ in pool) else None
 
 
 def match_equity(

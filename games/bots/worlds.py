@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.bots.cards import VALUE, arrangement, indices, makes_meld
@@ -131,31 +130,4 @@ def sample_worlds(
         rng.shuffle(stock)
         opp_hand = k.opp_known | sum(1 << c for c in hidden)
         worlds.append((world_weight(k, opp_hand, pull), opp_hand, stock))
-    return worlds
-
-
-def posterior_pool(
-    k: Knowledge, rng: random.Random, size: int, pull: Pull | None,
-    likelihood: Callable[[int], float],
-) -> list[tuple[float, int]]:
-    """(weight, opponent's hand) of ``size`` hands drawn as ``sample_worlds`` draws them,
-    each weighted by its world weight times ``likelihood(hand)`` (a model of the
-    opponent's decisions: ``games.bots.behaviour``)."""
-    worlds = sample_worlds(k, rng, size, pull)
-    return [(weight * likelihood(hand), hand) for weight, hand, _ in worlds]
-
-
-def pool_worlds(
-    k: Knowledge, rng: random.Random, pool: list[tuple[float, int]], start: int, count: int
-) -> list[tuple[float, int, list[int]]]:
-    """``count`` worlds with the opponent hands ``pool[start:]`` (cycling), each with its
-    pool weight and a fresh random stock of the other unseen cards: a hand that explains
-    the opponent well counts for more, and the search's standard errors see how few
-    hands really count."""
-    worlds = []
-    for i in range(start, start + count):
-        weight, hand = pool[i % len(pool)]
-        stock = indices(k.unseen & ~hand)
-        rng.shuffle(stock)
-        worlds.append((weight, hand, stock))
     return worlds
