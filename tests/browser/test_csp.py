@@ -184,6 +184,9 @@ def test_every_kind_of_page_keeps_the_policy(site: Any, new_page: Any) -> None:
 
     # The lobby's chat: a line sent and shown.
     watch.visit("/", "ann lobby chat")
+    # Sent before the socket is open, a line is refused with a notice and kept in the box
+    # (games/static/games/chat.js): wait until the chat is live, as a person would see.
+    page.locator("[data-chat][data-state=live]").wait_for()
     page.fill("[data-chat-input]", "hello lobby")
     page.press("[data-chat-input]", "Enter")
     page.locator("[data-chat-log] .chat-msg", has_text="hello lobby").wait_for()
