@@ -88,7 +88,10 @@ def decide(
     scores: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """The action of ``player`` (``parse_player``'s: a level name, a search level with
-    its Config, or a heuristic player's Params); ``scores`` as ``choose_action`` takes."""
+    its Config, or a heuristic player's Params); ``scores`` as ``choose_action`` takes.
+    A Sight player needs the opponent's cards, which only ``play_hand`` has."""
+    if isinstance(player, Sight):
+        raise ValueError("a 'sight:' player is played by bench.bottune's hands only")
     if isinstance(player, str):
         return choose_action(player, view, legal, rng, scores=scores)
     if isinstance(player, tuple):

@@ -108,6 +108,9 @@ def test_a_tuning_player_with_sight_is_shown_the_opponents_cards(
     from bench import bottune
 
     assert bottune.parse_player("sight:@hard") == bottune.Sight("hard")
+    # Elsewhere (bench.botbranches asks decide() with a view alone) it is refused clearly.
+    with pytest.raises(ValueError, match="sight"):
+        bottune.decide(bottune.Sight("hard"), {}, [], bottune.random.Random(1))
     seen: list[list[str]] = []
     decide = bottune.decide
 
