@@ -177,16 +177,18 @@ def test_finished_hands_of_rated_matches_are_mined_once() -> None:
     from games.engine import RuleSet
     from games.learn.models import MinedHand
     from games.models import Match
-    from tests.games.helpers import play_out
+    from tests.games.helpers import play_until_hand
 
     player = create_user("miner")
-    rules = RuleSet.time_freedom().replace(target_score=50)
-    match = play_out(
-        game_services.match_create_computer(
-            user=player, level="easy", rules=rules, variant="time_freedom"
-        ),
-        random.Random(3),
+    # To 200, no single hand can end the match: hands 1 and 2 are always finished when
+    # hand 3 is dealt (the deal is the site's own, unseeded: to 50, a one-hand match
+    # left the second run nothing to mine).
+    rules = RuleSet.time_freedom().replace(target_score=200)
+    match = game_services.match_create_computer(
+        user=player, level="easy", rules=rules, variant="time_freedom"
     )
+    play_until_hand(match, 3, random.Random(3))
+    assert match.hands.filter(result__isnull=False).count() >= 2
     Match.objects.filter(pk=match.pk).update(rated=True)  # as a rated match's hands
     for _run in range(2):
         tally = services.puzzles_generate(from_matches=1, judge=QUICK, every=4)
