@@ -20,10 +20,12 @@ from tests.security.secrets import assert_hides_secrets
 NO_CLOCK = RuleSet.time_freedom()
 
 
-def people_matches(count: int, prefix: str) -> list[tuple[Match, Any, Any]]:
+def people_matches(
+    count: int, prefix: str, rules: RuleSet | None = None
+) -> list[tuple[Match, Any, Any]]:
     """``count`` started matches (no clock) between two registered players each."""
     pairs = [(create_user(f"{prefix}{i}a"), create_user(f"{prefix}{i}b")) for i in range(count)]
-    return [(create_match(host, guest, variant="time_freedom"), host, guest)
+    return [(create_match(host, guest, rules=rules, variant="time_freedom"), host, guest)
             for host, guest in pairs]
 
 
@@ -38,14 +40,16 @@ def versions(match_ids: list[int]) -> dict[int, int]:
 
 @database_sync_to_async
 def waiting_on(match_ids: list[int]) -> dict[int, tuple[Any, ...]]:
-    """Per match: the seat to move, whether it is the computer's, and the clock check
-    planned (for a failure's message: who the match waits for)."""
-    rows = Match.objects.filter(pk__in=match_ids).values_list("pk", "current_seat", "clock_due_at")
+    """Per match: its status, the seat to move, whether it is the computer's, and the
+    clock check planned (for a failure's message: who the match waits for)."""
+    rows = Match.objects.filter(pk__in=match_ids).values_list(
+        "pk", "status", "current_seat", "clock_due_at"
+    )
     bots = set(
         Seat.objects.filter(match_id__in=match_ids).exclude(bot_level="")
         .values_list("match_id", "index")
     )
-    return {pk: (seat, (pk, seat) in bots, due) for pk, seat, due in rows}
+    return {pk: (status, seat, (pk, seat) in bots, due) for pk, status, seat, due in rows}
 
 
 @database_sync_to_async
