@@ -17,7 +17,15 @@ Creates a separate PostgreSQL database (``gin_puzzlebench``; dropped at the end 
    on the puzzle's view; prints each level's puzzle rating, deviation and 95% interval
    (rating ± 1.96 deviations) and the share solved.
 
+3. **deviation floor** (``--deviation-floor``, alone: no database): what deviation a
+   player's puzzle rating keeps after ``--attempts`` answers when every answer is its
+   own Glicko-2 rating period, as the site rates them (a simulated player solving 80%
+   of puzzles rated 1500; the volatility adds back to the deviation at each period),
+   and so how far apart two levels' ratings must be for their 95% intervals not to
+   overlap.
+
     nice -n 19 .venv/bin/python -m bench.puzzles [--self-play 300] [--attempts 300]
+    .venv/bin/python -m bench.puzzles --deviation-floor --attempts 300
 """
 
 from __future__ import annotations
@@ -52,6 +60,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--keep", action="store_true", help="keep the database")
     parser.add_argument("--reuse", action="store_true",
                         help="use the database as it is (puzzles of an earlier --keep run)")
+    parser.add_argument("--deviation-floor", action="store_true",
+                        help="only print the deviation left after --attempts answers")
     return parser.parse_args()
 
 
@@ -163,8 +173,28 @@ def levels(options: argparse.Namespace) -> None:
           f"95% intervals apart: {apart}")
 
 
+def deviation_floor(attempts: int) -> None:
+    from leaderboards.glicko2 import DEFAULT_VOLATILITY, GameResult, Glicko2Rating, rate
+
+    for volatility in (DEFAULT_VOLATILITY, DEFAULT_VOLATILITY / 3):
+        for puzzle_deviation in (250.0, 100.0, 50.0):
+            rng = random.Random(1)
+            player = Glicko2Rating(1500.0, 350.0, volatility)
+            for _n in range(attempts):
+                puzzle = Glicko2Rating(1500.0, puzzle_deviation, DEFAULT_VOLATILITY)
+                player = rate(player, [GameResult(puzzle, float(rng.random() < 0.8))])
+            print(f"  volatility {volatility:.3f}, puzzles' deviation {puzzle_deviation:3.0f}: "
+                  f"deviation after {attempts} answers {player.deviation:5.1f}: two levels' "
+                  f"95% intervals are apart only if their ratings differ by "
+                  f"{2 * 1.96 * player.deviation:3.0f} or more", flush=True)
+
+
 def main() -> int:
     options = parse_args()
+    if options.deviation_floor:
+        sys.path.insert(0, str(ROOT))
+        deviation_floor(options.attempts)
+        return 0
     if not options.reuse:
         admin(options.server, f'DROP DATABASE IF EXISTS "{options.database}" WITH (FORCE)')
         admin(options.server, f'CREATE DATABASE "{options.database}"')
