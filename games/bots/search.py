@@ -74,11 +74,6 @@ class Config:
     """Outcomes are valued by the chance of winning the match (``games.bots.equity``)
     rather than by points, when the caller gives the match score; near the end of a
     match (ENDGAME_NEED) the search may also knock where the default player waits."""
-    knock_gain: float = 0.0
-    """Where the default player waits though it may knock (and the match is not near its
-    end), the knock is played out against the default discard over KNOCK_WORLDS worlds
-    and taken if it wins at least this many hand points on average, and KNOCK_CLEAR
-    standard errors of the difference; 0: never (the default player's schedule decides)."""
 
 
 ENDGAME_NEED = 25
@@ -103,21 +98,9 @@ decision times: docs/benchmarks.md, "Computer opponents")."""
 BUDGETS = {level: config.budget for level, config in LEVELS.items()}
 ALTERNATIVES = {level: config.alternatives for level, config in LEVELS.items()}
 PARAMS = {level: config.params for level, config in LEVELS.items()}
-KNOCK_WORLDS = 192
-"""Worlds of ``Search.knock_wins`` (as many as a puzzle's re-evaluation plays)."""
-KNOCK_CLEAR = 2.0
 WORLD_BATCH = 4
 """Worlds are sampled this many at a time (every move is played in each)."""
 MIN_WORLDS = WORLD_BATCH
-def mean_error(sums: float, squares: float, total: float, total_sq: float) -> tuple[float, float]:
-    """The weighted mean of a difference over worlds and its standard error, from the sums
-    of weight * difference, weight * difference², the weights and their squares."""
-    mean = sums / total
-    effective = total * total / total_sq if total_sq else 0.0
-    spread = max(0.0, squares / total - mean * mean)
-    return mean, math.sqrt(spread / max(1.0, effective - 1.0))
-
-
 class Search:
     """Plays candidate first moves out over shared sampled worlds."""
 
@@ -165,32 +148,15 @@ class Search:
                 total += weight
                 total_sq += weight * weight
                 played += 1
+        effective = total * total / total_sq if total_sq else 0.0
         best, best_score = moves[0], 0.0
         for index in range(1, len(moves)):
-            mean, error = mean_error(sums[index], squares[index], total, total_sq)
+            mean = sums[index] / total
+            spread = max(0.0, squares[index] / total - mean * mean)
+            error = math.sqrt(spread / max(1.0, effective - 1.0))
             if mean > config.margin * error and mean > best_score:
                 best, best_score = moves[index], mean
         return best
-
-    def knock_wins(self, wait: Move, knock: Move) -> bool:
-        """Whether ``knock`` beats ``wait`` clearly (``Config.knock_gain``), in hand
-        points over KNOCK_WORLDS worlds drawn as hard's are (LINEAR_PULL, one drawn per
-        world played, as measured), from a copy of the random generator so that the
-        rest of the decision draws what it would have without this check."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        sums = squares = total = total_sq = 0.0
-        played = 0
-        while played < KNOCK_WORLDS:
-            for weight, opp_hand, stock in sample_worlds(self.k, rng, WORLD_BATCH, LINEAR_PULL):
-                diff = self.play(knock, opp_hand, stock)[0] - self.play(wait, opp_hand, stock)[0]
-                sums += weight * diff
-                squares += weight * diff * diff
-                total += weight
-                total_sq += weight * weight
-                played += 1
-        mean, error = mean_error(sums, squares, total, total_sq)
-        return mean >= self.config.knock_gain and mean >= KNOCK_CLEAR * error
 
     def play(self, move: Move, opp_hand: int, stock: list[int]) -> tuple[int, int]:
         """(value for us, turns simulated) of ``move`` played out in one world."""
@@ -282,12 +248,6 @@ def choose(
     elif knock is not None and equity is not None and equity.endgame(ENDGAME_NEED):
         moves.append(("knock", INDEX[knock[1]["card"]]))
     search = Search(k, rng, config, equity)
-    if (
-        config.knock_gain > 0 and knock is not None and moves[0][0] != "knock"
-        and (equity is None or not equity.endgame(ENDGAME_NEED))
-        and search.knock_wins(moves[0], ("knock", INDEX[knock[1]["card"]]))
-    ):
-        return knock[1]
     best = moves[0] if len(moves) == 1 else search.pick(moves)
     if best[0] == "knock":
         assert knock is not None
