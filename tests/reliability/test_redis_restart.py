@@ -123,7 +123,7 @@ async def test_redis_restart_during_play(private_stack):
         assert {p.match_id for p in players[4:]} & playing, f"no computer match in play: {after}"
         try:
             await wait_for(
-                lambda: _went_on(sorted(playing), {i: after[i] + 8 for i in playing}), 60,
+                lambda: _went_on(sorted(playing), after, 8), 60,
                 "every match in play to go on after the restart",
             )
         except AssertionError as error:
@@ -270,9 +270,9 @@ def in_play(ids: list[int]) -> set[int]:
                .values_list("pk", flat=True))
 
 
-async def _went_on(ids: list[int], targets: dict[int, int]) -> bool:
-    """Each match reached its target version, or played on to its end."""
+async def _went_on(ids: list[int], since: dict[int, int], moves: int) -> bool:
+    """Each match is ``moves`` versions past ``since``, or has moved and is over."""
     now = await versions(ids)
     playing = await in_play(ids)
-    return all(now[i] >= targets[i] or (i not in playing and now[i] > targets[i] - 8)
+    return all(now[i] >= since[i] + moves or (i not in playing and now[i] > since[i])
                for i in ids)
