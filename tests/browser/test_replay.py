@@ -38,12 +38,14 @@ def bot_match_resigned_mid_hand() -> Match:
     bot = create_user("alphabot", bot=True)
     match = create_match(bot, "easy", rules=RuleSet.default().replace(target_score=250))
     rng = random.Random(7)
-    moves_in_two = 0
     for _ in range(3000):
         match.refresh_from_db()
         assert match.status == Match.Status.ACTIVE, "the match ended before hand 2"
-        hands = match.hands.count()
-        if hands >= 2 and moves_in_two >= 4:
+        # Moves counted in the hand in play, not since hand 2 began: a move that ends a
+        # hand deals the next, which may have none yet.
+        playing = match.hands.order_by("-number").first()
+        assert playing is not None
+        if playing.number >= 2 and playing.moves.count() >= 4:
             break
         seat = Seat.objects.get(match=match, index=match.current_seat)
         if seat.bot_level:
@@ -54,7 +56,6 @@ def bot_match_resigned_mid_hand() -> Match:
         view = state.player_view(seat.index)
         action = choose_action("easy", view, state.legal_actions(), rng)
         services.move_submit(match=match, user=bot, action=action, expected_version=match.version)
-        moves_in_two += hands >= 2
     match.refresh_from_db()
     services.match_resign(match=match, user=bot)
     first = Hand.objects.get(match=match, number=1)
