@@ -6,11 +6,13 @@ shapes (docs/bot-api.md, "Puzzles")."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 from django.test import Client
 
+from games.bots import choose_action
 from games.learn import selectors, services
 from games.learn.core import puzzles as core
 from games.learn.models import Puzzle, PuzzleAttempt, PuzzlePlayer
@@ -60,6 +62,26 @@ def test_the_stronger_evaluation_must_agree() -> None:
     state, _actions = core.self_play_hand(5)
     view = state.player_view(state.current_player)
     assert core.judge(view, seed="x", margin=1000.0, **QUICK) is None
+
+
+def view_at(seed: int, ply: int) -> dict[str, Any]:
+    """The view of the player to move at ``ply`` of the self-play hand of ``seed``."""
+    state, actions = core.self_play_hand(seed)
+    for action in actions[:ply]:
+        state, _events = state.apply(action)
+    return state.player_view(state.current_player)
+
+
+def test_a_knock_is_an_answer_only_where_hard_knocks_too() -> None:
+    # The playouts play the rest of the hand simply, so they favour knocking: where hard
+    # waits, the judge's "clear" knocks won nothing over waiting with hard playing on.
+    waits = view_at(9600000, 39)
+    hard = choose_action("hard", waits, waits["legal_actions"], random.Random(1))
+    assert hard["type"] == "discard"
+    assert core.judge(waits, seed="self:9600000:39") is None
+    knocks = view_at(9600010, 9)
+    verdict = core.judge(knocks, seed="self:9600010:9")
+    assert verdict is not None and verdict[0]["type"] == "knock"
 
 
 @pytest.fixture

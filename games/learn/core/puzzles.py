@@ -16,7 +16,12 @@ decisions and keeps a candidate only when
    best action, still ahead by ``MARGIN`` points and by two standard errors of the
    difference (both played in the same worlds);
 3. it is no **near copy** of a puzzle already kept (``Collection``: the same phase,
-   the same best action and top of the pile, and hands differing by at most one card).
+   the same best action and top of the pile, and hands differing by at most one card);
+4. a **knock** is the answer only where the hard computer knocks too: the playouts play
+   the rest of the hand with the simple policy, which undervalues waiting, and where
+   hard waits, the knocks they found clearly best (by 10 points on average) won
+   nothing over waiting once hard played the rest of the hand on the true cards
+   (docs/benchmarks.md, "Puzzles").
 
 The values of every legal action (``values``) come from the re-evaluation; the page
 shows them after an answer. ``themes`` tags a position from what it is (knock now or
@@ -215,6 +220,10 @@ def judge(
     error = _difference_error(per_world[best], per_world[second], weights)
     if gap < margin or gap < CLEAR * error:
         return None
+    if legal[best]["type"] == "knock" and choose_action(
+        "hard", view, legal, random.Random(f"{seed}:hard")
+    )["type"] != "knock":
+        return None  # 4. a knock hard would not make is no clear answer
     values = [
         ActionValue(
             legal[i], means[i],
