@@ -192,10 +192,12 @@ Verdict = tuple[Action, list[ActionValue], int]
 def judge(
     view: dict[str, Any], *, seed: str, margin: float = MARGIN,
     screen_worlds: int = SCREEN_WORLDS, strong_worlds: int = STRONG_WORLDS,
+    knock_check: bool = True,
 ) -> Verdict | None:
     """(best action, the value of every legal action, worlds) when one action is
-    clearly best in ``view`` (screened, then confirmed by a stronger re-evaluation);
-    None otherwise."""
+    clearly best in ``view`` (screened, then confirmed by a stronger re-evaluation, and
+    a knock only where hard knocks too; ``knock_check`` False leaves that out, to
+    measure those knocks: bench/puzzle_knocks.py); None otherwise."""
     legal = list(view["legal_actions"])
     if len(legal) < 2:
         return None
@@ -220,7 +222,7 @@ def judge(
     error = _difference_error(per_world[best], per_world[second], weights)
     if gap < margin or gap < CLEAR * error:
         return None
-    if legal[best]["type"] == "knock" and choose_action(
+    if knock_check and legal[best]["type"] == "knock" and choose_action(
         "hard", view, legal, random.Random(f"{seed}:hard")
     )["type"] != "knock":
         return None  # 4. a knock hard would not make is no clear answer
