@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from typing import Any
 
 from games.bots import choose_action
+from games.bots.arena import net_per_hand
 from games.engine import HandState
 from games.learn.core import puzzles as core
 
@@ -46,10 +46,9 @@ def played_out(state: HandState, me: int, tag: str) -> int:
 
 
 def interval(values: list[float]) -> str:
-    if len(values) < 2:
-        return f"n={len(values)}"
-    half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
-    return f"n={len(values):4d}  {statistics.mean(values):+6.2f} ± {half:5.2f}"
+    """The mean of ``values`` and the half-width of its 95% interval (each its own unit)."""
+    mean, half = net_per_hand([(value, 1) for value in values])
+    return f"n={len(values):4d}  {mean:+6.2f} ± {half:5.2f}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -260,18 +260,14 @@ def protocol_error_codes() -> list[str]:
     return sorted(set(codes))
 
 
-class MatchOver(Exception):
-    """The match ended before it was my turn to draw again (the computer won it)."""
-
-
 def to_my_draw(page: Any, tap: bool = False) -> None:
     """Pass the first turns (and close a showdown) until I am to draw from the stock.
-    Raises MatchOver if the match ends first."""
+    Fails at once if the match ends first."""
     press = page.tap if tap else page.click
     deadline = time.monotonic() + 30
     while not page.locator("[data-stock][data-active=true]").count():
         if match_of(page).status != Match.Status.ACTIVE:
-            raise MatchOver(what_the_table_shows(page))
+            raise AssertionError(f"the match ended before my draw: {what_the_table_shows(page)}")
         assert time.monotonic() < deadline, f"never my turn to draw: {what_the_table_shows(page)}"
         for button in ("#showdown[open] [data-next-hand]", "[data-act=pass]:visible:enabled"):
             if page.locator(button).count():

@@ -193,8 +193,6 @@ def test_the_page_answers_a_visitor_as_a_new_guest(stored: list[Puzzle]) -> None
 
 @pytest.mark.django_db
 def test_finished_hands_of_rated_matches_are_mined_once() -> None:
-    import random
-
     from games import services as game_services
     from games.engine import RuleSet
     from games.learn.models import MinedHand

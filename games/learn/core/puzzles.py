@@ -211,6 +211,12 @@ def judge(
     if means[order[0]] - means[order[1]] < margin * 0.6:
         return None
     quick_best = screened[order[0]]
+    if knock_check and quick_best["type"] == "knock" and choose_action(
+        "hard", view, legal, random.Random(f"{seed}:hard")
+    )["type"] != "knock":
+        # 4. a knock hard would not make is no clear answer (the re-evaluation must
+        # agree with the screen, so it is asked only of those hard would make too).
+        return None
     means, per_world, weights = evaluate_actions(
         view, legal, random.Random(f"{seed}:strong"), strong_worlds
     )
@@ -222,10 +228,6 @@ def judge(
     error = _difference_error(per_world[best], per_world[second], weights)
     if gap < margin or gap < CLEAR * error:
         return None
-    if knock_check and legal[best]["type"] == "knock" and choose_action(
-        "hard", view, legal, random.Random(f"{seed}:hard")
-    )["type"] != "knock":
-        return None  # 4. a knock hard would not make is no clear answer
     values = [
         ActionValue(
             legal[i], means[i],
