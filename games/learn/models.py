@@ -29,7 +29,9 @@ class Puzzle(models.Model):
     """One decision cut from a finished hand (games/learn/core/puzzles.py): the view
     its player had (the engine's ``player_view``, nothing else), its legal actions, the
     clearly best action and the expected points of each legal action; a Glicko-2
-    rating of its own."""
+    rating of its own. A retired puzzle (its answer found doubtful: by staff in the
+    admin, or by ``manage.py puzzles_rejudge``) is given to nobody any more and its
+    answers count for nothing; it stays, with its attempts, and can be restored."""
 
     class Source(models.TextChoices):
         MATCH = "match", "a rated match"
@@ -52,6 +54,8 @@ class Puzzle(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True)
+    retired_because = models.CharField(max_length=200, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["rating"], name="puzzle_by_rating")]

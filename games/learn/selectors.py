@@ -1,5 +1,6 @@
 """Reads of learning: an account's finished lessons, in the course's order; puzzles,
-the next one for a player, the daily one, a player's puzzle rating."""
+the next one for a player, the daily one (never a retired one), a player's puzzle
+rating, the knock puzzles to ask again."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import hashlib
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.db.models.functions import Abs
 
 from games.engine.rules import RuleSet
@@ -32,6 +33,16 @@ NEXT_WINDOW = 400
 
 def puzzle_get(*, puzzle_id: int) -> Puzzle | None:
     return Puzzle.objects.filter(pk=puzzle_id).first()
+
+
+def puzzles_in_play() -> QuerySet[Puzzle]:
+    """The puzzles that are given out: all but the retired ones."""
+    return Puzzle.objects.filter(retired_at__isnull=True)
+
+
+def knock_puzzles_in_play() -> QuerySet[Puzzle]:
+    """The puzzles in play whose answer is a knock, oldest first."""
+    return puzzles_in_play().filter(best__type="knock").order_by("pk")
 
 
 def puzzle_payload(puzzle: Puzzle) -> dict[str, Any]:
@@ -62,7 +73,7 @@ def puzzle_next(*, user: Any, theme: str | None = None) -> Puzzle | None:
     """The puzzle nearest the player's rating that they have not answered (of
     ``theme``, if given); for a visitor, nearest 1500."""
     rating = float(puzzle_player(user=user)["rating"])
-    puzzles = Puzzle.objects.all()
+    puzzles = puzzles_in_play()
     if user is not None:
         puzzles = puzzles.exclude(attempts_made__user=user)
     ordered = puzzles.annotate(distance=Abs(F("rating") - rating)).order_by("distance", "pk")
@@ -75,13 +86,13 @@ def puzzle_next(*, user: Any, theme: str | None = None) -> Puzzle | None:
 
 
 def puzzle_daily(*, day: date) -> Puzzle | None:
-    """The puzzle of ``day``: one of the puzzles made before that day, the same for
-    everyone all day, chosen by a digest of the date."""
+    """The puzzle of ``day``: one of the puzzles in play made before that day, the same
+    for everyone all day (unless staff retire it), chosen by a digest of the date."""
     start = datetime.combine(day, time.min, tzinfo=UTC)
-    older = Puzzle.objects.filter(created_at__lt=start).order_by("pk")
+    older = puzzles_in_play().filter(created_at__lt=start).order_by("pk")
     count = older.count()
     if not count:
-        older = Puzzle.objects.order_by("pk")
+        older = puzzles_in_play().order_by("pk")
         count = older.count()
         if not count:
             return None
@@ -90,7 +101,8 @@ def puzzle_daily(*, day: date) -> Puzzle | None:
 
 
 def puzzle_keys() -> list[list[Any]]:
-    """The near-copy keys of every puzzle kept (games/learn/core/puzzles.py)."""
+    """The near-copy keys of every puzzle kept, retired ones too, so that a retired
+    puzzle is not found again (games/learn/core/puzzles.py)."""
     return list(Puzzle.objects.values_list("key", flat=True))
 
 

@@ -1,7 +1,9 @@
 """Writes of learning: recording finished lessons (an account's own, and those a
 browser kept for a visitor who then signed up or in); keeping the puzzles the core
 finds (``puzzles_generate``: the command, the periodic job) and answering them, which
-moves the player's and the puzzle's Glicko-2 ratings (leaderboards/glicko2.py)."""
+moves the player's and the puzzle's Glicko-2 ratings (leaderboards/glicko2.py);
+retiring a puzzle whose answer is doubtful (staff in the admin, or
+``puzzles_rejudge``, which asks the knock puzzles again) and restoring it."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine.errors import MalformedAction
@@ -105,6 +109,38 @@ def puzzles_generate(
             "near_copies": tally.near_copies, "kept": tally.kept, "stored": stored}
 
 
+#: Why ``puzzles_rejudge`` retires a puzzle (shown in the admin).
+HARD_WAITS = "hard waits here: the knock is no clear answer"
+
+
+def puzzles_retire(*, puzzles: QuerySet[Puzzle], because: str) -> int:
+    """Retire ``puzzles`` (those in play among them): nobody is given them any more
+    and answers to them count for nothing; their attempts stay. Returns how many."""
+    return puzzles.filter(retired_at__isnull=True).update(
+        retired_at=timezone.now(), retired_because=because[:200]
+    )
+
+
+def puzzles_restore(*, puzzles: QuerySet[Puzzle]) -> int:
+    """Put retired ``puzzles`` back in play. Returns how many."""
+    return puzzles.filter(retired_at__isnull=False).update(retired_at=None, retired_because="")
+
+
+def puzzles_rejudge(*, limit: int | None = None, dry_run: bool = False) -> dict[str, int]:
+    """Ask the knock puzzles in play again whether the hard computer knocks there too
+    (the generator's check 4, which puzzles kept before it never passed) and retire
+    those where it waits, unless ``dry_run``; at most ``limit`` puzzles, oldest first.
+    Returns the tally."""
+    asked = selectors.knock_puzzles_in_play()
+    if limit is not None:
+        asked = asked[:limit]
+    waits = [p.pk for p in asked if not core.hard_knocks_too(p.view, seed=f"puzzle:{p.pk}")]
+    retired = 0
+    if not dry_run:
+        retired = puzzles_retire(puzzles=Puzzle.objects.filter(pk__in=waits), because=HARD_WAITS)
+    return {"asked": len(asked), "hard_waits": len(waits), "retired": retired}
+
+
 def _rating(row: Any) -> Glicko2Rating:
     return Glicko2Rating(row.rating, row.deviation, row.volatility)
 
@@ -114,8 +150,9 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
     the verdict, the best action, every legal action's expected points, and the
     player's rating before and after. The first answer counts (an attempt updates
     the Glicko-2 ratings of the player and of the puzzle, and the streak); answering
-    again returns the first verdict and changes nothing. Refused, with nothing
-    changed: ``no_such_puzzle``, ``malformed_action``, ``illegal_action``."""
+    again returns the first verdict and changes nothing; so does an answer to a retired
+    puzzle (its rating before and after the same). Refused, with nothing changed:
+    ``no_such_puzzle``, ``malformed_action``, ``illegal_action``."""
     puzzle = selectors.puzzle_get(puzzle_id=puzzle_id)
     if puzzle is None:
         raise NoSuchPuzzleError()
@@ -131,6 +168,11 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
     if not any(core.same_action(given, legal) for legal in puzzle.legal_actions):
         raise IllegalActionError(_("That action is not one of this puzzle's legal actions."))
     correct = core.same_action(given, puzzle.best)
+    if puzzle.retired_at is not None and not selectors.puzzle_attempt(user=user, puzzle=puzzle):
+        standing = selectors.puzzle_player(user=user)
+        return {"correct": correct, "best": puzzle.best, "values": puzzle.values,
+                "rating": {"before": standing["rating"], "after": standing["rating"]},
+                "streak": standing["streak"]}
     with transaction.atomic():
         player, _created = PuzzlePlayer.objects.select_for_update().get_or_create(user=user)
         player = PuzzlePlayer.objects.select_for_update().get(pk=player.pk)

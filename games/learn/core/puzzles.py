@@ -211,9 +211,7 @@ def judge(
     if means[order[0]] - means[order[1]] < margin * 0.6:
         return None
     quick_best = screened[order[0]]
-    if knock_check and quick_best["type"] == "knock" and choose_action(
-        "hard", view, legal, random.Random(f"{seed}:hard")
-    )["type"] != "knock":
+    if knock_check and quick_best["type"] == "knock" and not hard_knocks_too(view, seed=seed):
         # 4. a knock hard would not make is no clear answer (the re-evaluation must
         # agree with the screen, so it is asked only of those hard would make too).
         return None
@@ -236,6 +234,13 @@ def judge(
         for i in order
     ]
     return legal[best], values, len(weights)
+
+
+def hard_knocks_too(view: dict[str, Any], *, seed: str) -> bool:
+    """Whether the hard computer knocks in ``view`` (check 4; also asked again of the
+    knock puzzles kept before the check: ``manage.py puzzles_rejudge``)."""
+    action = choose_action("hard", view, list(view["legal_actions"]), random.Random(f"{seed}:hard"))
+    return bool(action["type"] == "knock")
 
 
 # --- themes ----------------------------------------------------------------------------
