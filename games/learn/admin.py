@@ -32,13 +32,19 @@ class InPlayFilter(admin.SimpleListFilter):
         return queryset
 
 
+def action_words(action: dict[str, Any]) -> str:
+    """An action as staff read it: ``discard 7H``, ``knock 6H``, ``draw discard``."""
+    return " ".join(str(action[k]) for k in ("type", "source", "card") if action.get(k))
+
+
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin):
-    list_display = ("id", "rating_shown", "phase", "best", "themes", "source", "attempts",
+    list_display = ("id", "rating_shown", "answer", "theme_list", "attempts",
                     "solved", "in_play", "retired_because")
     list_filter = (InPlayFilter, "source")
     ordering = ("-rating",)
-    readonly_fields = [f.name for f in Puzzle._meta.fields]
+    readonly_fields = ["position", "answer", "values_shown",
+                       *(f.name for f in Puzzle._meta.fields)]
     actions = ["retire", "restore"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -51,9 +57,25 @@ class PuzzleAdmin(admin.ModelAdmin):
     def rating_shown(self, puzzle: Puzzle) -> int:
         return round(puzzle.rating)
 
-    @admin.display(description=_("phase"))
-    def phase(self, puzzle: Puzzle) -> str:
-        return str(puzzle.view.get("phase", ""))
+    @admin.display(description=_("answer"))
+    def answer(self, puzzle: Puzzle) -> str:
+        return action_words(puzzle.best)
+
+    @admin.display(description=_("themes"))
+    def theme_list(self, puzzle: Puzzle) -> str:
+        return ", ".join(puzzle.themes)
+
+    @admin.display(description=_("position"))
+    def position(self, puzzle: Puzzle) -> str:
+        view = puzzle.view
+        pile = view.get("discard_pile") or ["-"]
+        return (f"{view.get('phase')}: hand {' '.join(view.get('hand', []))}; "
+                f"deadwood {view.get('deadwood')}; top of the pile {pile[-1]}; "
+                f"stock {view.get('stock_count')}")
+
+    @admin.display(description=_("expected points"))
+    def values_shown(self, puzzle: Puzzle) -> str:
+        return "; ".join(f"{action_words(v['action'])} {v['value']:+.1f}" for v in puzzle.values)
 
     @admin.display(description=_("in play"), boolean=True, ordering="retired_at")
     def in_play(self, puzzle: Puzzle) -> bool:

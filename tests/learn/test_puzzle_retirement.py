@@ -116,8 +116,10 @@ def test_staff_retire_and_restore_puzzles_in_the_admin(
     staff = create_user("curator", staff=True, is_superuser=True)
     client.force_login(staff)
     changelist = reverse("admin:learn_puzzle_changelist")
-    page = client.get(changelist)
-    assert page.status_code == 200 and "2 puzzles" in page.content.decode()
+    page = client.get(changelist).content.decode()
+    assert "2 puzzles" in page and f"knock {waits.best['card']}" in page
+    detail = client.get(reverse("admin:learn_puzzle_change", args=[waits.pk])).content.decode()
+    assert f"top of the pile {waits.view['discard_pile'][-1]}" in detail
     client.post(changelist, {"action": "retire", "_selected_action": [waits.pk]})
     waits.refresh_from_db()
     assert waits.retired_at is not None and waits.retired_because == "retired by curator"
