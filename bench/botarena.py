@@ -17,19 +17,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from bench.bottune import set_levels
 from games.bots import arena
+from games.bots.arena import main
 from games.engine import HandState
 
 _seat_of_a = [0]
 """Side a's seat in the match being played (``--sight``; a process plays one at a time)."""
 
 
-def show_side_a_its_opponent() -> None:
-    """Patch this process (and the workers it forks) for ``--sight``: the match
-    tells which seat side a holds, and that seat's views carry the opponent's hand."""
+def sight_patches() -> tuple[Callable[..., arena.Tally], Callable[..., dict[str, Any]]]:
+    """For ``--sight``, replacements of ``games.bots.arena.play_match`` (it notes which
+    seat side a holds) and of ``HandState.player_view`` (that seat's views carry the
+    opponent's hand)."""
     play_match, player_view = arena.play_match, HandState.player_view
 
     def play_match_noting_seats(*args: Any, **kwargs: Any) -> arena.Tally:
@@ -42,8 +45,7 @@ def show_side_a_its_opponent() -> None:
             view["opponent_known_cards"] = [str(card) for card in state.hands[1 - seat]]
         return view
 
-    arena.play_match = play_match_noting_seats  # type: ignore[assignment]
-    HandState.player_view = view_with_sight  # type: ignore[method-assign]
+    return play_match_noting_seats, view_with_sight
 
 
 if __name__ == "__main__":
@@ -52,6 +54,6 @@ if __name__ == "__main__":
     parser.add_argument("--sight", action="store_true")
     options, rest = parser.parse_known_args()
     set_levels(options.level)  # the worker processes are forked with it
-    if options.sight:
-        show_side_a_its_opponent()
-    sys.exit(arena.main(rest))
+    if options.sight:  # patched before the workers are forked, like the levels
+        arena.play_match, HandState.player_view = sight_patches()  # type: ignore[method-assign]
+    sys.exit(main(rest))

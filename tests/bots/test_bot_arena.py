@@ -1,13 +1,17 @@
 """The bot arena (games/bots/arena.py): seat-swapped matches, its figures, and its two
-commands (``python -m bench.botarena``, ``python manage.py botarena``)."""
+commands (``python -m bench.botarena``, ``python manage.py botarena``), and the
+bench's ``--sight``."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from bench import botarena
-from games.bots import arena
+from games.bots import arena, choose_action
+from games.engine import HandState, RuleSet
 
 
 def test_wilson_interval() -> None:
@@ -128,3 +132,23 @@ def test_a_tuning_player_with_sight_is_shown_the_opponents_cards(
     seen.clear()
     bottune.play_hand(rules, (medium, medium), b"\x07" * 32, 0)
     assert seen and all(len(known) < 10 for known in seen)
+
+
+def test_sight_shows_side_a_and_only_side_a_its_opponents_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    play_match, player_view = botarena.sight_patches()
+    monkeypatch.setattr(arena, "play_match", play_match)
+    monkeypatch.setattr(HandState, "player_view", player_view)
+    seen: list[tuple[int, list[str], list[str]]] = []
+
+    def spy(level: str, view: dict[str, Any], *args: Any, **kwargs: Any) -> dict[str, Any]:
+        seen.append((view["seat"], view["opponent_known_cards"], view["hand"]))
+        return choose_action(level, view, *args, **kwargs)
+
+    monkeypatch.setattr(arena, "choose_action", spy)
+    for swapped, side_a in ((False, 0), (True, 1)):
+        seen.clear()
+        arena.play_match(("easy", "easy"), RuleSet.default(), 5, 0, swapped=swapped)
+        shown = {seat for seat, known, _hand in seen if len(known) >= 10}
+        assert shown == {side_a}
