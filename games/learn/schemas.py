@@ -62,3 +62,5 @@ class PuzzleVerdict(Answer):
     values: list[ActionValueOut] = Field(description="Every legal action, best first.")
     rating: RatingChange = Field(description="The player's puzzle rating.")
     streak: int = Field(description="Right answers in a row.")
+    retired: bool = Field(description="The site has withdrawn this puzzle (its answer was found "
+                                      "doubtful): answers to it no longer count.")

@@ -172,7 +172,7 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
         standing = selectors.puzzle_player(user=user)
         return {"correct": correct, "best": puzzle.best, "values": puzzle.values,
                 "rating": {"before": standing["rating"], "after": standing["rating"]},
-                "streak": standing["streak"]}
+                "streak": standing["streak"], "retired": True}
     with transaction.atomic():
         player, _created = PuzzlePlayer.objects.select_for_update().get_or_create(user=user)
         player = PuzzlePlayer.objects.select_for_update().get(pk=player.pk)
@@ -204,4 +204,5 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
         "values": puzzle.values,
         "rating": {"before": round(earlier.rating_before), "after": round(earlier.rating_after)},
         "streak": player.streak,
+        "retired": puzzle.retired_at is not None,
     }

@@ -94,7 +94,7 @@ def test_a_retired_puzzle_is_given_to_nobody_and_its_answers_count_for_nothing(
                       content_type="application/json", **headers)
     assert answer.status_code == 200
     verdict = answer.json()
-    assert verdict["correct"] and verdict["values"] == waits.values
+    assert verdict["correct"] and verdict["values"] == waits.values and verdict["retired"]
     assert verdict["rating"]["before"] == verdict["rating"]["after"] == 1500
     wrong = next(a for a in waits.legal_actions if not core.same_action(a, waits.best))
     late = create_user("late")
@@ -105,7 +105,9 @@ def test_a_retired_puzzle_is_given_to_nobody_and_its_answers_count_for_nothing(
     assert after.rating == rated != waits.rating and after.attempts == 1
     # The attempt made before: still there, and its verdict is still the one shown.
     assert PuzzleAttempt.objects.filter(puzzle=waits).count() == 1
-    assert services.puzzle_answer(user=player, puzzle_id=waits.pk, action=wrong) == counted
+    assert services.puzzle_answer(user=player, puzzle_id=waits.pk, action=wrong) == {
+        **counted, "retired": True}
+    assert counted["retired"] is False
 
 
 @pytest.mark.django_db

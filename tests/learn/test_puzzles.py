@@ -158,7 +158,8 @@ def test_the_api_serves_and_rates_puzzles(stored: list[Puzzle]) -> None:
     no_action = post(client, url, {})
     assert no_action.status_code == 400 and no_action.json()["error"]["code"] == "malformed_action"
     verdict = post(client, url, {"action": row.best}).json()
-    assert set(verdict) == {"correct", "best", "values", "rating", "streak"}
+    assert set(verdict) == {"correct", "best", "values", "rating", "streak", "retired"}
+    assert verdict["retired"] is False
     assert verdict["correct"] and set(verdict["rating"]) == {"before", "after"}
     assert all(set(v) == {"action", "value"} for v in verdict["values"])
     twice = post(client, url, {"action": row.best}).json()

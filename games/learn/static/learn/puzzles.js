@@ -109,9 +109,12 @@ function verdict(action, data) {
     before: formatNumber(data.rating.before), after: formatNumber(data.rating.after),
     change: formatNumber(change, { signDisplay: "always" }),
   });
+  const withdrawn = data.retired
+    ? ` ${gettext("This puzzle has been withdrawn (its answer was found doubtful): answers to it no longer count.")}`
+    : "";
   box.textContent = data.correct
-    ? `${gettext("Right!")} ${describe(data.best)}. ${rating}`
-    : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })} ${rating}`;
+    ? `${gettext("Right!")} ${describe(data.best)}. ${rating}${withdrawn}`
+    : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })} ${rating}${withdrawn}`;
   $("[data-player-rating]").textContent = formatNumber(data.rating.after);
   $("[data-player-streak]").textContent = formatNumber(data.streak);
   $("[data-puzzle-themes]").textContent = ui.puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
