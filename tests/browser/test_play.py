@@ -430,3 +430,20 @@ def test_browser_deadwood_hints_match_the_engine(site: Any, new_page: Any) -> No
         hands,
     )
     assert points == [deadwood(hand) for hand in hands]
+
+
+def test_the_move_log_lists_moves_and_never_the_end_of_the_hand(site: Any, new_page: Any) -> None:
+    # A finished hand's history ends with a "hand_over" event (docs/protocol.md); until
+    # the next deal replaces it, the log showed it as a move: "Seat NaN: hand_over" (a
+    # test in Portuguese read those English words on the table under load).
+    page = new_page()
+    page.goto(site.url + "/")
+    shown = page.evaluate("""async () => {
+        const { renderMoveLog } = await import('/static/games/sidebar.js');
+        const list = document.createElement('ol');
+        const describe = (e) => { const li = document.createElement('li'); li.textContent = e.type; return li; };
+        renderMoveLog(list, [{ seat: 0, type: 'draw', source: 'stock' }, { seat: 0, type: 'knock', card: '5H' },
+                             { type: 'hand_over', result: null }], describe);
+        return [...list.children].map((li) => li.textContent);
+    }""")
+    assert shown == ["knock", "draw"]

@@ -30,10 +30,12 @@ export function renderScoreboard(tbody, rows) {
   }
 }
 
-/** Fill the log `<ol>` with the hand's moves, newest first (`describe` renders one). */
+/** Fill the log `<ol>` with the hand's moves, newest first (`describe` renders one);
+ * a finished hand's "hand_over" event is no move (the result dialog tells it). */
 export function renderMoveLog(list, history, describe) {
-  list.replaceChildren(...history.map(describe).reverse());
-  if (!history.length) {
+  const moves = history.filter((e) => e.type !== "hand_over");
+  list.replaceChildren(...moves.map(describe).reverse());
+  if (!moves.length) {
     const li = document.createElement("li");
     li.className = "empty";
     li.textContent = gettext("New deal.");

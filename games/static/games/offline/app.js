@@ -417,9 +417,7 @@ function renderSidebar() {
   ));
   $("[data-resign]").hidden = ui.record.status !== "playing";
   $("[data-show-result]").hidden = ui.record.status !== "finished";
-  renderMoveLog(
-    $("[data-log]"), view().history.filter((e) => e.type !== "hand_over"), describeEvent,
-  );
+  renderMoveLog($("[data-log]"), view().history, describeEvent);
 }
 
 function describeEvent(e) {
