@@ -441,9 +441,15 @@ def test_the_move_log_lists_moves_and_never_the_end_of_the_hand(site: Any, new_p
     shown = page.evaluate("""async () => {
         const { renderMoveLog } = await import('/static/games/sidebar.js');
         const list = document.createElement('ol');
-        const describe = (e) => { const li = document.createElement('li'); li.textContent = e.type; return li; };
-        renderMoveLog(list, [{ seat: 0, type: 'draw', source: 'stock' }, { seat: 0, type: 'knock', card: '5H' },
-                             { type: 'hand_over', result: null }], describe);
+        const describe = (e) => {
+            const li = document.createElement('li');
+            li.textContent = e.type;
+            return li;
+        };
+        const history = [{ seat: 0, type: 'draw', source: 'stock' },
+                         { seat: 0, type: 'knock', card: '5H' },
+                         { type: 'hand_over', result: null }];
+        renderMoveLog(list, history, describe);
         return [...list.children].map((li) => li.textContent);
     }""")
     assert shown == ["knock", "draw"]
