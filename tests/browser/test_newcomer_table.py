@@ -502,7 +502,10 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
 
     # Every move of the hand, of either player, was announced; then the result.
     hand = Hand.objects.get(match=match, number=1)
-    announced = " ".join(page.evaluate("window.__announced"))
+    texts, frames = page.evaluate("[window.__announced, window.__frames]")
+    print("Announced, text by text:", *texts, "Frames:", frames, "Page errors:", page.js_errors,
+          sep="\n")  # shown on failure
+    announced = " ".join(texts)
     me = Seat.objects.get(match=match, bot_level="").index
     who = {me: "You", 1 - me: "Computer (easy)"}
     for move in Move.objects.filter(hand=hand).order_by("seq"):
@@ -517,7 +520,7 @@ def test_a_whole_hand_by_keyboard_alone_with_every_move_announced(
             expected = f"{who[move.seat]} discarded the {card_name(a['card'])}."
         else:
             continue  # the hand's end: told by the result below
-        assert expected in announced, (expected, announced, page.evaluate("window.__frames"))
+        assert expected in announced, expected
     headline = page.locator("[data-showdown-headline]").inner_text()
     assert f"Hand 1 over. {headline}." in announced
     assert "Hand 2 dealt." in announced
