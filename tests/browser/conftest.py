@@ -458,7 +458,9 @@ class TablePlayer:
         return verdict.get_attribute("data-fairness") or ""
 
     def match_over(self) -> bool:
-        return self.page.locator("#showdown [data-match-over]:not([hidden])").count() > 0
+        """The result dialog is open on the end of the match (a closed dialog can still
+        hold the last match's end: the offline table keeps it until the next result)."""
+        return self.page.locator("#showdown[open] [data-match-over]:not([hidden])").count() > 0
 
     def next_hand(self) -> None:
         self.page.click("#showdown [data-next-hand]")
