@@ -57,6 +57,11 @@ def play_hand(seed: int) -> list[Step]:
     return steps
 
 
+def seen_by_seat0(state: HandState) -> int:
+    """The cards seat 0 holds or sees on the pile at ``state``: none was in the stock."""
+    return mask_of([str(c) for c in (*state.hands[0], *state.discard_pile)])
+
+
 def hand_at_discard(now: int, steps: list[Step], j: int, until: int, rng: random.Random) -> int:
     """The opponent's 11 cards before its discard at ``steps[j]``, rebuilt from its
     10 cards ``now`` (at ``steps[until]``) by undoing its moves since; 0 if the world
@@ -67,7 +72,7 @@ def hand_at_discard(now: int, steps: list[Step], j: int, until: int, rng: random
                       if seat == 1 and a["type"] == "draw" and a["source"] == "discard"])
     # A card drawn from the stock after j was in the stock then: in neither seat 0's
     # hand nor the pile, and never one taken from the pile.
-    not_stock = mask_of([str(c) for c in (*state_j.hands[0], *state_j.discard_pile)]) | picked
+    not_stock = seen_by_seat0(state_j) | picked
     for state, seat, action in reversed(steps[j + 1:until]):
         if seat != 1:
             continue
@@ -98,9 +103,7 @@ def discard_likelihood(steps: list[Step], j: int, hand11: int, floor: float, tem
     best_knock = min(
         (deadwood(hand11 & ~(1 << c)) for c in indices(hand11 & ~forbidden)), default=99
     )
-    if best_knock <= k.knock_limit and (
-        best_knock == 0 or best_knock <= PLAYER.allowance_after(k.knock_limit, k.opp_turns)
-    ):
+    if best_knock <= k.knock_limit and policy.should_knock(k, (best_knock, {}), PLAYER):
         return floor  # it would have knocked
     scores = Evaluator(k, PLAYER.weights).discard_scores(hand11, forbidden)
     best = scores[0][0]
@@ -118,8 +121,8 @@ def draw_likelihood(steps: list[Step], j: int, hand11: int, rng: random.Random,
     if action["source"] == "discard":
         drawn = mask_of([str(state.discard_pile[-1])])
     else:
-        not_stock = mask_of([str(c) for c in (*state.hands[0], *state.discard_pile)])
-        could = indices(hand11 & ~not_stock & ~mask_of([str(c) for c in state.known[seat]]))
+        known = mask_of([str(c) for c in state.known[seat]])
+        could = indices(hand11 & ~seen_by_seat0(state) & ~known)
         if not could:
             return 0.0
         drawn = 1 << rng.choice(could)

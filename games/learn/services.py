@@ -170,9 +170,8 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
     correct = core.same_action(given, puzzle.best)
     if puzzle.retired_at is not None and not selectors.puzzle_attempt(user=user, puzzle=puzzle):
         standing = selectors.puzzle_player(user=user)
-        return {"correct": correct, "best": puzzle.best, "values": puzzle.values,
-                "rating": {"before": standing["rating"], "after": standing["rating"]},
-                "streak": standing["streak"], "retired": True}
+        return _verdict(puzzle, correct=correct, before=standing["rating"],
+                        after=standing["rating"], streak=standing["streak"])
     with transaction.atomic():
         player, _created = PuzzlePlayer.objects.select_for_update().get_or_create(user=user)
         player = PuzzlePlayer.objects.select_for_update().get(pk=player.pk)
@@ -198,11 +197,19 @@ def puzzle_answer(*, user: Any, puzzle_id: int, action: object) -> dict[str, Any
             locked.attempts += 1
             locked.solved += int(correct)
             locked.save(update_fields=["rating", "deviation", "volatility", "attempts", "solved"])
+    return _verdict(puzzle, correct=earlier.correct, before=earlier.rating_before,
+                    after=earlier.rating_after, streak=player.streak)
+
+
+def _verdict(
+    puzzle: Puzzle, *, correct: bool, before: float, after: float, streak: int
+) -> dict[str, Any]:
+    """The answer's shape (docs/bot-api.md, "Puzzles"; schemas.PuzzleVerdict)."""
     return {
-        "correct": earlier.correct,
+        "correct": correct,
         "best": puzzle.best,
         "values": puzzle.values,
-        "rating": {"before": round(earlier.rating_before), "after": round(earlier.rating_after)},
-        "streak": player.streak,
+        "rating": {"before": round(before), "after": round(after)},
+        "streak": streak,
         "retired": puzzle.retired_at is not None,
     }
