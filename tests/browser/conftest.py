@@ -443,6 +443,18 @@ class TablePlayer:
             self.next_hand()
         return done
 
+    def wait_for_my_turn(self, timeout: float = 30.0) -> None:
+        """Wait until I am to pass, take or draw; should the computer end a hand first,
+        its result dialog is closed and the next hand dealt (while the dialog is open
+        it holds the keyboard: a key pressed for the table behind it does nothing)."""
+        deadline = time.monotonic() + timeout
+        turn = "[data-act=pass]:visible, [data-stock][data-active=true]"
+        while self.showdown_open() or not self.page.locator(turn).count():
+            assert time.monotonic() < deadline, "never my turn"
+            if self.showdown_open():
+                self.next_hand()
+            time.sleep(0.05)
+
     def play_until_showdown(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -88,7 +88,7 @@ def test_every_page_passes_axe(site: Any, new_page: Any, axe_source: str) -> Non
         guest.goto(site.url + "/")
         play_as_guest(guest)
         check(guest, axe_source, found, f"guest home {size}")
-        start_from_lobby(guest, "computer", variant="default", level="easy")
+        start_from_lobby(guest, "computer", variant="default", level="easy", target="250")
         guest.locator("[data-my-hand] .card").first.wait_for()
         guest.locator("[data-chat]").wait_for()
         check(guest, axe_source, found, f"guest table {size}")

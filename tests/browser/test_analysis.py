@@ -6,7 +6,6 @@ the hint key and the result dialog's review line from a real analysis worker."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
@@ -123,12 +122,9 @@ def test_a_hint_and_the_review_line_against_the_computer(site: Any, new_page: An
     page = new_page()
     page.goto(site.url + "/")
     play_as_guest(page)
-    start_from_lobby(page, "computer", variant="default", level="easy")
+    start_from_lobby(page, "computer", variant="default", level="easy", target="250")
     player = TablePlayer(page)
-    deadline = time.monotonic() + 30
-    while not page.locator("[data-act=pass]:visible, [data-stock][data-active=true]").count():
-        assert time.monotonic() < deadline, "never our turn"
-        time.sleep(0.05)
+    player.wait_for_my_turn()
     page.keyboard.press("h")
     hint = page.locator("[data-hint-note]")
     hint.filter(has_text="Hint:").wait_for()

@@ -193,7 +193,7 @@ def test_every_kind_of_page_keeps_the_policy(site: Any, new_page: Any) -> None:
 
     # A live table: a match against the computer from the lobby, a move, a chat line.
     watch.visit("/", "ann starts a computer match")
-    start_from_lobby(page, "computer", variant="default", level="easy")
+    start_from_lobby(page, "computer", variant="default", level="easy", target="250")
     watch.enter("ann's live table")
     page.locator("[data-my-hand] .card").first.wait_for()
     play_one_move(page)

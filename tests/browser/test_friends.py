@@ -68,7 +68,7 @@ def test_friends_see_each_other_and_a_challenge_reaches_the_one_away_by_email(
     ann.goto(f"{site.url}/friends/")
     assert ann.locator("[data-friend=bob] [data-status]").text_content().strip() == "online"
     bea.goto(site.url + "/")
-    start_from_lobby(bea, "computer", variant="straight", level="easy")
+    start_from_lobby(bea, "computer", variant="straight", level="easy", target="250")
     ann.reload()
     watch = ann.locator("[data-friend=bob] [data-watch]")
     assert re.fullmatch(r"/match/\d+/", watch.get_attribute("href") or "")
@@ -210,7 +210,7 @@ def test_a_player_at_a_table_hears_a_challenge_on_the_bell_over_the_match_socket
     create_user("carol", PASSWORD)
     for viewport, name in ((None, "desktop"), (PHONE, "phone")):
         page, sockets = alice_in_the_lobby(new_page, site, viewport)
-        start_from_lobby(page, "computer", variant="straight", level="easy")
+        start_from_lobby(page, "computer", variant="straight", level="easy", target="250")
         page.locator("#table-app[data-conn=online]").wait_for()
         live_bell(page)
         table_path = re.sub(r"^https?://[^/]+", "", page.url)

@@ -325,21 +325,19 @@ def test_table_screenshots_at_phone_and_desktop_sizes(site: Any, new_page: Any) 
     page = new_page(SIZES["desktop"])
     page.goto(site.url + "/")
     play_as_guest(page)
-    start_from_lobby(page, "computer", variant="default", level="easy")
+    start_from_lobby(page, "computer", variant="default", level="easy", target="250")
     player = TablePlayer(page)
     page.locator("[data-my-hand] .card").first.wait_for()
     # Keyboard and drag: pass with P on the first turn, then drag the stock to the hand.
     deadline = time.monotonic() + 30
     while page.locator("[data-my-hand] .card").count() != 11:  # my turn to discard
         assert time.monotonic() < deadline
+        player.wait_for_my_turn()
         if page.locator("[data-act=pass]:visible").count():
             page.keyboard.press("p")
-            player.settle()
-        elif page.locator("[data-stock][data-active=true]").count():
+        else:
             page.drag_and_drop("[data-stock]", "[data-my-hand]")
-            player.settle()
-        elif player.showdown_open():
-            player.next_hand()
+        player.settle()
         time.sleep(0.05)
     page.mouse.move(1, 1)  # no card lifted by a hover in the pictures
     for name, size in SIZES.items():
