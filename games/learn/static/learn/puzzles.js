@@ -112,9 +112,10 @@ function verdict(action, data) {
   const withdrawn = data.retired
     ? ` ${gettext("This puzzle has been withdrawn (its answer was found doubtful): answers to it no longer count.")}`
     : "";
-  box.textContent = data.correct
-    ? `${gettext("Right!")} ${describe(data.best)}. ${rating}${withdrawn}`
-    : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })} ${rating}${withdrawn}`;
+  const said = data.correct
+    ? `${gettext("Right!")} ${describe(data.best)}.`
+    : `${gettext("Not the best.")} ${format(gettext("Best: %(best)s."), { best: describe(data.best) })}`;
+  box.textContent = `${said} ${rating}${withdrawn}`;
   $("[data-player-rating]").textContent = formatNumber(data.rating.after);
   $("[data-player-streak]").textContent = formatNumber(data.streak);
   $("[data-puzzle-themes]").textContent = ui.puzzle.themes.map((t) => THEMES[t] ?? t).join(" · ");
